@@ -1,0 +1,9 @@
+/**
+ * The jccl library: the public API (package {@code io.jccl}) and, behind it, topology, algorithms,
+ * schedules, protocols, transports and engines.
+ */
+module io.jccl.core {
+    requires io.jccl.bindings;
+    requires io.jccl.kernels;
+    exports io.jccl;
+}
