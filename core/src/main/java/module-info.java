@@ -6,4 +6,8 @@ module io.jccl.core {
     requires io.jccl.bindings;
     requires io.jccl.kernels;
     exports io.jccl;
+    exports io.jccl.plan to io.jccl.bench;
+    exports io.jccl.algo to io.jccl.bench;
+    exports io.jccl.topo to io.jccl.bench;
+    exports io.jccl.verify to io.jccl.bench;
 }

@@ -1,0 +1,97 @@
+package io.jccl.algo;
+
+import io.jccl.plan.Call;
+import io.jccl.plan.Collective;
+import io.jccl.plan.Link;
+import io.jccl.plan.Plan;
+import io.jccl.plan.Region;
+import io.jccl.plan.Schedule;
+import io.jccl.plan.Step;
+import io.jccl.topo.Channels;
+
+/**
+ * Direct exchanges: every rank talks to each peer over their own connection. Each channel takes an
+ * equal share of every block; a tile holds {@code maxMessage} elements per block per channel.
+ */
+final class DirectGenerators {
+    private DirectGenerators() {
+    }
+
+    /**
+     * In round s rank r sends to r+s and receives from r-s (pairwise exchange): in every round
+     * each connection carries one message, so no round waits on a later one.
+     */
+    static Plan allToAll(Call call, Channels ch, long maxMessage) {
+        int n = call.nranks();
+        int lanes = ch.count();
+        long count = call.count();
+        long tile = Math.multiplyExact(maxMessage, (long) lanes);
+        return Plan.tiled(Algorithm.DIRECT.id(), Collective.ALL_TO_ALL, n, lanes, count, tile, tc -> {
+            Schedule.Builder b = new Schedule.Builder(n, lanes);
+            for (int c = 0; c < lanes; c++) {
+                long ps = Split.start(tc, lanes, c);
+                long pl = Split.size(tc, lanes, c);
+                for (int r = 0; r < n; r++) {
+                    b.add(r, c, Step.localCopy(Region.input(r * count + ps, pl), Region.output(r * count + ps, pl), false));
+                    for (int s = 1; s < n; s++) {
+                        int to = (r + s) % n;
+                        int from = (r - s + n) % n;
+                        b.add(r, c, Step.send(Region.input(to * count + ps, pl), new Link(to, c)));
+                        b.add(r, c, Step.recv(new Link(from, c), Region.output(from * count + ps, pl)));
+                    }
+                }
+            }
+            return b.build();
+        });
+    }
+
+    /** Every rank sends its block to the root, which receives them in rank order after its own. */
+    static Plan gather(Call call, Channels ch, long maxMessage) {
+        int n = call.nranks();
+        int lanes = ch.count();
+        int root = call.root();
+        long count = call.count();
+        long tile = Math.multiplyExact(maxMessage, (long) lanes);
+        return Plan.tiled(Algorithm.DIRECT.id(), Collective.GATHER, n, lanes, count, tile, tc -> {
+            Schedule.Builder b = new Schedule.Builder(n, lanes);
+            for (int c = 0; c < lanes; c++) {
+                long ps = Split.start(tc, lanes, c);
+                long pl = Split.size(tc, lanes, c);
+                for (int r = 0; r < n; r++) {
+                    if (r != root) {
+                        b.add(r, c, Step.send(Region.input(ps, pl), new Link(root, c)));
+                    }
+                }
+                b.add(root, c, Step.localCopy(Region.input(ps, pl), Region.output(root * count + ps, pl), false));
+                for (int s = 1; s < n; s++) {
+                    int from = (root + s) % n;
+                    b.add(root, c, Step.recv(new Link(from, c), Region.output(from * count + ps, pl)));
+                }
+            }
+            return b.build();
+        });
+    }
+
+    /** The root sends each rank its block, in rank order after its own. */
+    static Plan scatter(Call call, Channels ch, long maxMessage) {
+        int n = call.nranks();
+        int lanes = ch.count();
+        int root = call.root();
+        long count = call.count();
+        long tile = Math.multiplyExact(maxMessage, (long) lanes);
+        return Plan.tiled(Algorithm.DIRECT.id(), Collective.SCATTER, n, lanes, count, tile, tc -> {
+            Schedule.Builder b = new Schedule.Builder(n, lanes);
+            for (int c = 0; c < lanes; c++) {
+                long ps = Split.start(tc, lanes, c);
+                long pl = Split.size(tc, lanes, c);
+                for (int s = 1; s < n; s++) {
+                    int to = (root + s) % n;
+                    b.add(root, c, Step.send(Region.input(to * count + ps, pl), new Link(to, c)));
+                    b.add(to, c, Step.recv(new Link(root, c), Region.output(ps, pl)));
+                }
+                b.add(root, c, Step.localCopy(Region.input(root * count + ps, pl), Region.output(ps, pl), false));
+            }
+            return b.build();
+        });
+    }
+}

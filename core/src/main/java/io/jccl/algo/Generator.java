@@ -1,0 +1,16 @@
+package io.jccl.algo;
+
+import io.jccl.plan.Call;
+import io.jccl.plan.Plan;
+import io.jccl.topo.Channels;
+
+/** Makes the plan of a collective call on a channel structure. */
+@FunctionalInterface
+public interface Generator {
+    /**
+     * @param call       the call every rank agrees on
+     * @param channels   the rings and trees to lay the schedule on; a generator uses all channels
+     * @param maxMessage the most elements one message may carry (a FIFO slot's capacity)
+     */
+    Plan plan(Call call, Channels channels, long maxMessage);
+}

@@ -1,0 +1,129 @@
+package io.jccl.algo;
+
+import io.jccl.plan.Call;
+import io.jccl.plan.Collective;
+import io.jccl.plan.Link;
+import io.jccl.plan.Plan;
+import io.jccl.plan.Region;
+import io.jccl.plan.Schedule;
+import io.jccl.plan.Segment;
+import io.jccl.plan.Step;
+import io.jccl.topo.Channels;
+import io.jccl.topo.TreeNode;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * All-reduce on the double binary tree. Tree lanes come in pairs: the first half of the lanes run
+ * the first tree, the second half the second, so each tree carries half of the data.
+ */
+final class TreeGenerators {
+    private TreeGenerators() {
+    }
+
+    /** Lanes a tree algorithm uses for a channel count: at least two, an even number. */
+    static int treeLanes(int channels) {
+        return Math.max(2, channels + (channels & 1));
+    }
+
+    private static TreeNode node(Channels ch, int lane, int lanes, int rank) {
+        return ch.treeNode(lane < lanes / 2 ? 0 : 1, rank);
+    }
+
+    private static List<Link> links(List<Integer> ranks, int channel) {
+        List<Link> l = new ArrayList<>(ranks.size());
+        for (int r : ranks) {
+            l.add(new Link(r, channel));
+        }
+        return l;
+    }
+
+    /**
+     * The whole buffer goes up the tree (reduce), then the whole buffer comes down (broadcast): two
+     * segments of tiles, as NCCL's up/down tree runs its reduce loop before its broadcast loop.
+     */
+    static Plan upDown(Call call, Channels ch, long maxMessage) {
+        int n = call.nranks();
+        int lanes = treeLanes(ch.count());
+        long tile = Math.multiplyExact(maxMessage, (long) lanes);
+        Plan up = Plan.tiled(Algorithm.TREE.id(), Collective.ALL_REDUCE, n, lanes, call.count(), tile, tc -> {
+            Schedule.Builder b = new Schedule.Builder(n, lanes);
+            for (int c = 0; c < lanes; c++) {
+                Region in = Region.input(Split.start(tc, lanes, c), Split.size(tc, lanes, c));
+                Region out = Region.output(in.offset(), in.count());
+                for (int r = 0; r < n; r++) {
+                    TreeNode t = node(ch, c, lanes, r);
+                    List<Link> children = links(t.children(), c);
+                    if (t.isRoot()) {
+                        b.add(r, c, children.isEmpty() ? Step.localCopy(in, out, true)
+                                : Step.recvReduceCopy(children, in, out, true));
+                    } else if (t.isLeaf()) {
+                        b.add(r, c, Step.send(in, new Link(t.parent(), c)));
+                    } else {
+                        b.add(r, c, Step.recvReduceSend(children, in, List.of(new Link(t.parent(), c))));
+                    }
+                }
+            }
+            return b.build();
+        });
+        Plan down = Plan.tiled(Algorithm.TREE.id(), Collective.ALL_REDUCE, n, lanes, call.count(), tile, tc -> {
+            Schedule.Builder b = new Schedule.Builder(n, lanes);
+            for (int c = 0; c < lanes; c++) {
+                Region out = Region.output(Split.start(tc, lanes, c), Split.size(tc, lanes, c));
+                for (int r = 0; r < n; r++) {
+                    TreeNode t = node(ch, c, lanes, r);
+                    List<Link> children = links(t.children(), c);
+                    if (t.isRoot()) {
+                        if (!children.isEmpty()) {
+                            b.add(r, c, Step.send(out, children.toArray(Link[]::new)));
+                        }
+                    } else if (t.isLeaf()) {
+                        b.add(r, c, Step.recv(new Link(t.parent(), c), out));
+                    } else {
+                        b.add(r, c, Step.recvCopySend(new Link(t.parent(), c), out, children));
+                    }
+                }
+            }
+            return b.build();
+        });
+        List<Segment> segments = new ArrayList<>(up.segments(0));
+        segments.addAll(down.segments(0));
+        return Plan.shared(Algorithm.TREE.id(), Collective.ALL_REDUCE, n, lanes, segments);
+    }
+
+    /**
+     * Reduce and broadcast at once: lane c reduces up its tree, lane c + L (L tree lanes) carries
+     * the result down; the root's reducing lane starts the way down on the broadcast lane's channel.
+     */
+    static Plan split(Call call, Channels ch, long maxMessage) {
+        int n = call.nranks();
+        int half = treeLanes(ch.count());
+        int lanes = 2 * half;
+        long tile = Math.multiplyExact(maxMessage, (long) half);
+        return Plan.tiled(Algorithm.SPLIT_TREE.id(), Collective.ALL_REDUCE, n, lanes, call.count(), tile, tc -> {
+            Schedule.Builder b = new Schedule.Builder(n, lanes);
+            for (int c = 0; c < half; c++) {
+                int downLane = half + c;
+                Region in = Region.input(Split.start(tc, half, c), Split.size(tc, half, c));
+                Region out = Region.output(in.offset(), in.count());
+                for (int r = 0; r < n; r++) {
+                    TreeNode t = node(ch, c, half, r);
+                    List<Link> upChildren = links(t.children(), c);
+                    List<Link> downChildren = links(t.children(), downLane);
+                    if (t.isRoot()) {
+                        b.add(r, c, upChildren.isEmpty() ? Step.localCopy(in, out, true)
+                                : Step.recvReduceCopySend(upChildren, in, out, downChildren, true));
+                    } else if (t.isLeaf()) {
+                        b.add(r, c, Step.send(in, new Link(t.parent(), c)));
+                        b.add(r, downLane, Step.recv(new Link(t.parent(), downLane), out));
+                    } else {
+                        b.add(r, c, Step.recvReduceSend(upChildren, in, List.of(new Link(t.parent(), c))));
+                        b.add(r, downLane, Step.recvCopySend(new Link(t.parent(), downLane), out, downChildren));
+                    }
+                }
+            }
+            return b.build();
+        });
+    }
+}

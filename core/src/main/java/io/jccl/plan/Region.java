@@ -1,0 +1,27 @@
+package io.jccl.plan;
+
+/**
+ * A run of {@code count} elements of one user buffer. {@code offset} is relative to the tile: an
+ * executor adds the tile's shift (see {@link Segment}) to it. {@code op} selects the buffers of one
+ * operation of a group (0 for a single collective).
+ */
+public record Region(Buf buf, int op, long offset, long count) {
+    public Region {
+        if (op < 0 || offset < 0 || count < 0) {
+            throw new IllegalArgumentException("bad region " + buf + " op " + op + " offset " + offset + " count " + count);
+        }
+    }
+
+    public static Region input(long offset, long count) {
+        return new Region(Buf.INPUT, 0, offset, count);
+    }
+
+    public static Region output(long offset, long count) {
+        return new Region(Buf.OUTPUT, 0, offset, count);
+    }
+
+    @Override
+    public String toString() {
+        return (buf == Buf.INPUT ? "in" : "out") + (op == 0 ? "" : "#" + op) + "[" + offset + "+" + count + "]";
+    }
+}

@@ -1,0 +1,301 @@
+package io.jccl.verify;
+
+import io.jccl.plan.Buf;
+import io.jccl.plan.Link;
+import io.jccl.plan.Plan;
+import io.jccl.plan.Region;
+import io.jccl.plan.Segment;
+import io.jccl.plan.Step;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Executes a plan on symbolic buffers the way an engine would: each (rank, lane) is a sequential
+ * worker walking its tiles, connections are FIFOs of a fixed number of messages, and a step runs
+ * only when every message it receives is there and every FIFO it sends on has room. When no worker
+ * can move and some are not finished, the plan deadlocks and the blocked workers are named.
+ */
+final class SymbolicRun {
+    private final Plan plan;
+    private final SymBuffer[][][] buffers;
+    private final boolean reduces;
+    private final int fifoSlots;
+    private final boolean reverse;
+    private final int n;
+    private final Map<Long, ArrayDeque<Sym[]>> fifos = new HashMap<>();
+    /** For each element of each storage array: 1 + the lane of the rank that last wrote it. */
+    private final Map<Sym[], int[]> writers = new IdentityHashMap<>();
+    private final List<String> faults = new ArrayList<>();
+    private long steps;
+    private long messages;
+    private long elements;
+
+    SymbolicRun(Plan plan, SymBuffer[][][] buffers, boolean reduces, int fifoSlots, boolean reverse) {
+        if (fifoSlots < 1) {
+            throw new IllegalArgumentException("fifoSlots " + fifoSlots);
+        }
+        this.plan = plan;
+        this.buffers = buffers;
+        this.reduces = reduces;
+        this.fifoSlots = fifoSlots;
+        this.reverse = reverse;
+        this.n = plan.nranks();
+    }
+
+    VerifyResult result(List<String> allFaults) {
+        return new VerifyResult(allFaults.size() > Verifier.MAX_FAULTS ? allFaults.subList(0, Verifier.MAX_FAULTS) : allFaults,
+                steps, messages, elements);
+    }
+
+    /** One sequential executor: a rank's lane, with its position in the plan. */
+    private final class Worker {
+        final int rank;
+        final int lane;
+        final List<Segment> segments;
+        int segment;
+        long repeat;
+        int step;
+
+        Worker(int rank, int lane) {
+            this.rank = rank;
+            this.lane = lane;
+            this.segments = plan.segments(rank);
+            settle();
+        }
+
+        /** Moves past empty step lists so that {@link #current()} is a step or the worker is done. */
+        void settle() {
+            while (segment < segments.size()) {
+                Segment s = segments.get(segment);
+                if (step < s.schedule().stepArray(rank, lane).length) {
+                    return;
+                }
+                step = 0;
+                if (++repeat >= s.repeat()) {
+                    repeat = 0;
+                    segment++;
+                }
+            }
+        }
+
+        boolean done() {
+            return segment >= segments.size();
+        }
+
+        Step current() {
+            return segments.get(segment).schedule().stepArray(rank, lane)[step];
+        }
+
+        long shift() {
+            return segments.get(segment).shift(repeat);
+        }
+
+        String where() {
+            long tile = repeat;
+            for (int i = 0; i < segment; i++) {
+                tile += segments.get(i).repeat();
+            }
+            return "rank " + rank + " lane " + lane + " tile " + tile + " step " + step + " (" + current() + ")";
+        }
+    }
+
+    List<String> execute() {
+        List<Worker> workers = new ArrayList<>();
+        for (int r = 0; r < n; r++) {
+            for (int l = 0; l < plan.lanes(); l++) {
+                workers.add(new Worker(r, l));
+            }
+        }
+        if (reverse) {
+            java.util.Collections.reverse(workers);
+        }
+        boolean progress = true;
+        while (progress && faults.isEmpty()) {
+            progress = false;
+            for (Worker w : workers) {
+                while (!w.done() && faults.isEmpty() && ready(w, false)) {
+                    run(w);
+                    w.step++;
+                    w.settle();
+                    progress = true;
+                }
+            }
+        }
+        if (!faults.isEmpty()) {
+            return faults;
+        }
+        for (Worker w : workers) {
+            if (!w.done() && faults.size() < Verifier.MAX_FAULTS) {
+                ready(w, true);
+            }
+        }
+        if (!faults.isEmpty()) {
+            faults.add(0, "deadlock: no worker can move (FIFOs of " + fifoSlots + " message(s)); blocked:");
+            return faults;
+        }
+        fifos.forEach((key, q) -> {
+            if (!q.isEmpty() && faults.size() < Verifier.MAX_FAULTS) {
+                faults.add("connection " + describe(key) + " holds " + q.size() + " message(s) nobody received");
+            }
+        });
+        return faults;
+    }
+
+    private long key(int channel, int from, int to) {
+        return ((long) channel * n + from) * n + to;
+    }
+
+    private String describe(long key) {
+        long to = key % n;
+        long from = (key / n) % n;
+        long channel = key / ((long) n * n);
+        return "ch" + channel + " " + from + "->" + to;
+    }
+
+    private ArrayDeque<Sym[]> fifo(int channel, int from, int to) {
+        return fifos.computeIfAbsent(key(channel, from, to), k -> new ArrayDeque<>());
+    }
+
+    private boolean checkLink(Worker w, Link l) {
+        if (l.peer() < 0 || l.peer() >= n || l.channel() < 0) {
+            faults.add(w.where() + ": link to " + l + " names no rank of " + n);
+            return false;
+        }
+        return true;
+    }
+
+    /** Whether the worker's step can run now; with {@code explain}, records why not. */
+    private boolean ready(Worker w, boolean explain) {
+        Step s = w.current();
+        for (Link l : s.recv()) {
+            if (!checkLink(w, l)) {
+                return false;
+            }
+            if (fifo(l.channel(), l.peer(), w.rank).isEmpty()) {
+                if (explain) {
+                    faults.add("  " + w.where() + " waits for a message from rank " + l.peer() + " on ch" + l.channel());
+                }
+                return false;
+            }
+        }
+        for (Link l : s.send()) {
+            if (!checkLink(w, l)) {
+                return false;
+            }
+            if (fifo(l.channel(), w.rank, l.peer()).size() >= fifoSlots) {
+                if (explain) {
+                    faults.add("  " + w.where() + " waits for room to send to rank " + l.peer() + " on ch" + l.channel());
+                }
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void run(Worker w) {
+        Step s = w.current();
+        long shift = w.shift();
+        long count = s.count();
+        steps++;
+        List<Sym[]> msgs = new ArrayList<>(s.recv().size());
+        for (Link l : s.recv()) {
+            Sym[] m = fifo(l.channel(), l.peer(), w.rank).poll();
+            if (m.length != count) {
+                faults.add(w.where() + ": message of " + m.length + " elements from rank " + l.peer() + " on ch"
+                        + l.channel() + " where the step expects " + count);
+                return;
+            }
+            msgs.add(m);
+        }
+        Sym[] v;
+        if (s.kind().readsSrc()) {
+            v = read(w, s.src(), shift);
+            if (v == null) {
+                return;
+            }
+            if (s.kind().reduces()) {
+                for (Sym[] m : msgs) {
+                    for (int i = 0; i < v.length; i++) {
+                        v[i] = Sym.reduce(m[i], v[i]);
+                    }
+                }
+            }
+        } else {
+            v = msgs.get(0);
+        }
+        if (s.postOp()) {
+            v = v.clone();
+            for (int i = 0; i < v.length; i++) {
+                v[i] = v[i].withPost();
+            }
+        }
+        if (s.kind().writesDst() && !write(w, s.dst(), shift, v)) {
+            return;
+        }
+        for (Link l : s.send()) {
+            fifo(l.channel(), w.rank, l.peer()).add(v);
+            messages++;
+            elements += count;
+        }
+    }
+
+    private SymBuffer buffer(Worker w, Region r, long shift) {
+        SymBuffer[][] rank = buffers[w.rank];
+        SymBuffer b = r.op() < rank.length ? rank[r.op()][r.buf().ordinal()] : null;
+        if (b == null) {
+            faults.add(w.where() + ": rank " + w.rank + " has no " + r.buf() + " buffer for operation " + r.op());
+            return null;
+        }
+        long start = r.offset() + shift;
+        if (start + r.count() > b.length()) {
+            faults.add(w.where() + ": region " + r + " at tile shift " + shift + " ends at " + (start + r.count())
+                    + ", past the " + b.length() + " elements of the buffer");
+            return null;
+        }
+        return b;
+    }
+
+    private Sym[] read(Worker w, Region r, long shift) {
+        SymBuffer b = buffer(w, r, shift);
+        if (b == null) {
+            return null;
+        }
+        boolean pre = reduces && r.buf() == Buf.INPUT;
+        long start = r.offset() + shift;
+        Sym[] v = new Sym[(int) r.count()];
+        for (int i = 0; i < v.length; i++) {
+            Sym x = b.get(start + i);
+            if (x.poison) {
+                faults.add(w.where() + ": reads " + r.buf() + "[" + (start + i) + "], never written");
+                return null;
+            }
+            v[i] = pre ? x.withPre() : x;
+        }
+        return v;
+    }
+
+    private boolean write(Worker w, Region r, long shift, Sym[] v) {
+        SymBuffer b = buffer(w, r, shift);
+        if (b == null) {
+            return false;
+        }
+        long start = r.offset() + shift;
+        int[] lanes = writers.computeIfAbsent(b.data(), k -> new int[k.length]);
+        for (int i = 0; i < v.length; i++) {
+            int at = b.base() + (int) (start + i);
+            if (lanes[at] != 0 && lanes[at] != w.lane + 1) {
+                faults.add(w.where() + ": writes " + r.buf() + "[" + (start + i) + "] that lane " + (lanes[at] - 1)
+                        + " of the same rank also writes (a race between lanes)");
+                return false;
+            }
+            lanes[at] = w.lane + 1;
+            b.set(start + i, v[i]);
+        }
+        return true;
+    }
+}
