@@ -10,4 +10,5 @@ module io.jccl.core {
     exports io.jccl.algo to io.jccl.bench;
     exports io.jccl.topo to io.jccl.bench;
     exports io.jccl.verify to io.jccl.bench;
+    exports io.jccl.engine.host to io.jccl.bench;
 }

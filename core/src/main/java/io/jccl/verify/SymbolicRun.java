@@ -28,6 +28,8 @@ final class SymbolicRun {
     private final boolean reverse;
     private final int n;
     private final Map<Long, ArrayDeque<Sym[]>> fifos = new HashMap<>();
+    /** The lane that sends (index 0) and receives (index 1) on each connection: engines rely on one of each. */
+    private final Map<Long, int[]> endpoints = new HashMap<>();
     /** For each element of each storage array: 1 + the lane of the rank that last wrote it. */
     private final Map<Sym[], int[]> writers = new IdentityHashMap<>();
     private final List<String> faults = new ArrayList<>();
@@ -161,11 +163,20 @@ final class SymbolicRun {
         return fifos.computeIfAbsent(key(channel, from, to), k -> new ArrayDeque<>());
     }
 
-    private boolean checkLink(Worker w, Link l) {
+    private boolean checkLink(Worker w, Link l, boolean sending) {
         if (l.peer() < 0 || l.peer() >= n || l.channel() < 0) {
             faults.add(w.where() + ": link to " + l + " names no rank of " + n);
             return false;
         }
+        long k = sending ? key(l.channel(), w.rank, l.peer()) : key(l.channel(), l.peer(), w.rank);
+        int[] ends = endpoints.computeIfAbsent(k, x -> new int[] {-1, -1});
+        int side = sending ? 0 : 1;
+        if (ends[side] >= 0 && ends[side] != w.lane) {
+            faults.add(w.where() + ": lanes " + ends[side] + " and " + w.lane + " both " + (sending ? "send" : "receive")
+                    + " on connection " + describe(k) + " (a FIFO has one producer and one consumer)");
+            return false;
+        }
+        ends[side] = w.lane;
         return true;
     }
 
@@ -173,7 +184,7 @@ final class SymbolicRun {
     private boolean ready(Worker w, boolean explain) {
         Step s = w.current();
         for (Link l : s.recv()) {
-            if (!checkLink(w, l)) {
+            if (!checkLink(w, l, false)) {
                 return false;
             }
             if (fifo(l.channel(), l.peer(), w.rank).isEmpty()) {
@@ -184,7 +195,7 @@ final class SymbolicRun {
             }
         }
         for (Link l : s.send()) {
-            if (!checkLink(w, l)) {
+            if (!checkLink(w, l, true)) {
                 return false;
             }
             if (fifo(l.channel(), w.rank, l.peer()).size() >= fifoSlots) {

@@ -195,4 +195,16 @@ class VerifierFaultTest {
         assertThat(Verifier.collective(p, call, false, 2).describe()).isEqualTo("ok");
         assertThat(Verifier.collective(p, call, false, 1).describe()).contains("deadlock").contains("waits for room to send to rank 1");
     }
+
+    @Test
+    void twoLanesSharingAConnectionAreNamed() {
+        Call call = new Call(Collective.BROADCAST, 2, 2, 0);
+        Schedule.Builder b = new Schedule.Builder(2, 2);
+        for (int lane = 0; lane < 2; lane++) {
+            b.add(0, lane, Step.copySend(Region.input(lane, 1), Region.output(lane, 1), List.of(new Link(1, 0))));
+            b.add(1, lane, Step.recv(new Link(0, 0), Region.output(lane, 1)));
+        }
+        assertThat(faults(single(Collective.BROADCAST, 2, 2, b.build()), call))
+                .contains("lanes 0 and 1 both send on connection ch0 0->1");
+    }
 }

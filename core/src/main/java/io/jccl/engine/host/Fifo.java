@@ -1,0 +1,91 @@
+package io.jccl.engine.host;
+
+import io.jccl.proto.Simple;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One connection of the Simple protocol in host memory: {@link Simple#STEPS} slots and two
+ * counters. The receiver owns {@code head} (messages consumed), the sender {@code tail} (messages
+ * published); each sits on its own cache line so that the two sides do not share one. Each slot
+ * has a size word, written before the tail is released, so that the receiver can refuse a message
+ * of a size it did not expect instead of reading garbage. One producer lane, one consumer lane.
+ */
+final class Fifo {
+    private static final long HEAD = 0;
+    private static final long TAIL = 64;
+    private static final long SIZES = 128;
+    private static final long SLOTS = 256;
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
+    final int channel;
+    final int from;
+    final int to;
+    final long slotBytes;
+    private final MemorySegment mem;
+
+    Fifo(Arena arena, int channel, int from, int to, long slotBytes) {
+        this.channel = channel;
+        this.from = from;
+        this.to = to;
+        this.slotBytes = slotBytes;
+        this.mem = arena.allocate(SLOTS + Simple.STEPS * slotBytes, 4096);
+    }
+
+    private long head() {
+        return (long) LONG.getAcquire(mem, HEAD);
+    }
+
+    private long tail() {
+        return (long) LONG.getAcquire(mem, TAIL);
+    }
+
+    /** Sender: whether a slot is free. */
+    boolean hasRoom() {
+        return tail() - head() < Simple.STEPS;
+    }
+
+    /** Sender: the slot the next message goes to (valid once {@link #hasRoom()}). */
+    long sendSlotOffset() {
+        return SLOTS + (tail() % Simple.STEPS) * slotBytes;
+    }
+
+    /** Sender: publishes the message written to the send slot. */
+    void publish(long bytes) {
+        long t = tail();
+        mem.set(ValueLayout.JAVA_LONG, SIZES + (t % Simple.STEPS) * 8, bytes);
+        LONG.setRelease(mem, TAIL, t + 1);
+    }
+
+    /** Receiver: whether a message is waiting. */
+    boolean hasData() {
+        return tail() > head();
+    }
+
+    /** Receiver: offset of the waiting message (valid once {@link #hasData()}). */
+    long recvSlotOffset() {
+        return SLOTS + (head() % Simple.STEPS) * slotBytes;
+    }
+
+    /** Receiver: size in bytes of the waiting message. */
+    long recvSize() {
+        return mem.get(ValueLayout.JAVA_LONG, SIZES + (head() % Simple.STEPS) * 8);
+    }
+
+    /** Receiver: frees the slot of the consumed message. */
+    void release() {
+        LONG.setRelease(mem, HEAD, head() + 1);
+    }
+
+    MemorySegment memory() {
+        return mem;
+    }
+
+    @Override
+    public String toString() {
+        return "ch" + channel + " " + from + "->" + to;
+    }
+}

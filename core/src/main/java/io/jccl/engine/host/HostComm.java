@@ -1,0 +1,235 @@
+package io.jccl.engine.host;
+
+import io.jccl.Config;
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
+import io.jccl.algo.Algorithm;
+import io.jccl.algo.P2pPlanner;
+import io.jccl.engine.CollectiveArgs;
+import io.jccl.engine.P2pArgs;
+import io.jccl.plan.Collective;
+import io.jccl.plan.P2pOp;
+import io.jccl.plan.Plan;
+import io.jccl.plan.Segment;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One rank on the host engine. Operations run in the order they were issued on this rank, whatever
+ * stream carries them (every rank issues the same operations in the same order, so the FIFOs they
+ * share stay in step). Lane 0 of an operation runs on the thread running the stream, the other
+ * lanes on this rank's lane workers. The rank's FIFOs (those it receives on) live in its arena.
+ */
+public final class HostComm {
+    private final HostDomain domain;
+    private final int rank;
+    private final Arena arena = Arena.ofShared();
+    private final LaneExecutor lane0;
+    private final List<LaneWorker> workers = new ArrayList<>();
+    private final AtomicLong issued = new AtomicLong();
+    private volatile long completed;
+    private volatile Throwable failure;
+    private volatile boolean closed;
+
+    private HostComm(HostDomain domain, int rank) {
+        this.domain = domain;
+        this.rank = rank;
+        this.lane0 = new LaneExecutor(this, 0);
+    }
+
+    /** {@code n} ranks of one process sharing their FIFOs. */
+    public static HostComm[] createAll(int n, Config config) {
+        HostDomain d = new HostDomain(n, config);
+        for (int r = 0; r < n; r++) {
+            d.comms[r] = new HostComm(d, r);
+        }
+        return d.comms.clone();
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return domain.nranks;
+    }
+
+    public Config config() {
+        return domain.config;
+    }
+
+    HostDomain domain() {
+        return domain;
+    }
+
+    Arena arena() {
+        return arena;
+    }
+
+    /** Throws if this rank cannot take work: closed, failed, or its domain aborted. */
+    public void checkUsable() {
+        if (closed) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator is closed");
+        }
+        Throwable f = failure;
+        if (f != null) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator failed and must be closed: " + f.getMessage(), f);
+        }
+        if (domain.aborted()) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator was aborted and must be closed: "
+                    + domain.abortCause());
+        }
+    }
+
+    /** The algorithm the host engine picks for a call (what {@code jccl perf} prints). */
+    public Algorithm algorithmFor(CollectiveArgs a) {
+        return HostPlanner.algorithm(a, domain.nranks, domain.config.algorithms(), rank);
+    }
+
+    /**
+     * Plans the operations of one call or group (collectives in order, then all sends and receives
+     * as one exchange) and queues them on {@code stream}.
+     */
+    public void submit(List<CollectiveArgs> collectives, List<P2pArgs> p2p, StreamRunner stream) {
+        checkUsable();
+        List<Work> works = new ArrayList<>(collectives.size() + 1);
+        for (CollectiveArgs a : collectives) {
+            works.add(collectiveWork(a));
+        }
+        if (!p2p.isEmpty()) {
+            works.add(p2pWork(p2p));
+        }
+        if (works.isEmpty()) {
+            return;
+        }
+        long seq = issued.incrementAndGet();
+        stream.enqueue(() -> execute(seq, works));
+    }
+
+    private Work collectiveWork(CollectiveArgs a) {
+        Plan plan = HostPlanner.plan(domain, a, rank);
+        Reduction red = a.collective().reduces() ? Reduction.of(a.type(), a.op(), domain.nranks) : null;
+        String what = a.collective().cliName() + " of " + a.count() + " " + a.type().name().toLowerCase()
+                + (a.collective().rooted() ? " (root " + a.root() + ")" : "") + " [" + plan.algorithm() + "]";
+        return new Work(plan, new MemorySegment[] {a.send()}, new MemorySegment[] {a.recv()}, a.type().size(), red, what);
+    }
+
+    private Work p2pWork(List<P2pArgs> p2p) {
+        List<P2pOp> ops = new ArrayList<>(p2p.size());
+        MemorySegment[] in = new MemorySegment[p2p.size()];
+        MemorySegment[] out = new MemorySegment[p2p.size()];
+        for (int i = 0; i < p2p.size(); i++) {
+            P2pArgs a = p2p.get(i);
+            ops.add(new P2pOp(a.send(), a.peer(), a.bytes()));
+            (a.send() ? in : out)[i] = a.buffer();
+        }
+        int lanes = domain.config.minChannels();
+        List<Segment> mine;
+        try {
+            mine = P2pPlanner.planRank(domain.nranks, rank, ops, domain.slotBytes, lanes);
+        } catch (IllegalArgumentException e) {
+            throw new JcclException(ErrorCode.INVALID_ARGUMENT, rank, "send/recv group: " + e.getMessage());
+        }
+        List<List<Segment>> perRank = new ArrayList<>(domain.nranks);
+        for (int r = 0; r < domain.nranks; r++) {
+            perRank.add(r == rank ? mine : List.of());
+        }
+        Plan plan = Plan.perRank(Algorithm.DIRECT.id(), Collective.SEND_RECV, domain.nranks, lanes, perRank);
+        return new Work(plan, in, out, 1, null, "send/recv group of " + p2p.size() + " operation(s)");
+    }
+
+    private void execute(long seq, List<Work> works) {
+        Backoff order = new Backoff(domain.config.timeout().toNanos(), domain);
+        order.reset();
+        while (completed != seq - 1) {
+            if (!order.pause() && !domain.aborted()) {
+                // Ops of this rank on other streams that were issued first have not run.
+                fail(new JcclException(ErrorCode.TIMEOUT, rank, "operation " + seq + " waited "
+                        + domain.config.timeout().toSeconds() + " s for the operations issued before it on other streams"));
+            }
+            if (domain.aborted() || failure != null) {
+                break;
+            }
+        }
+        try {
+            checkUsable();
+            for (Work w : works) {
+                run(w);
+            }
+        } catch (Throwable e) {
+            fail(e);
+            throw e;
+        } finally {
+            completed = seq;
+        }
+    }
+
+    private void fail(Throwable e) {
+        if (failure == null) {
+            failure = e;
+        }
+        domain.abort("rank " + rank + " failed: " + e.getMessage());
+    }
+
+    private void run(Work w) {
+        int lanes = w.plan().lanes();
+        if (lanes == 1) {
+            lane0.run(w);
+            return;
+        }
+        synchronized (workers) {
+            while (workers.size() < lanes - 1) {
+                workers.add(new LaneWorker(this, workers.size() + 1));
+            }
+        }
+        LaneWorker.Job job = new LaneWorker.Job(w, lanes - 1);
+        for (int l = 1; l < lanes; l++) {
+            workers.get(l - 1).post(job);
+        }
+        Throwable mine = null;
+        try {
+            lane0.run(w);
+        } catch (Throwable e) {
+            mine = e;
+            domain.abort("rank " + rank + " failed: " + e.getMessage());
+        }
+        int spins = 0;
+        while (job.remaining.get() > 0) {
+            if (++spins < 256) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
+        Throwable f = mine != null ? mine : job.failure.get();
+        if (f instanceof RuntimeException re) {
+            throw re;
+        }
+        if (f != null) {
+            throw new JcclException(ErrorCode.INTERNAL_ERROR, rank, "lane failed: " + f, f);
+        }
+    }
+
+    /** Makes this rank's and every peer's pending and future operations fail. */
+    public void abort() {
+        domain.abort("rank " + rank + " called abort");
+    }
+
+    /** Stops the lane workers and frees the FIFOs this rank receives on. Idempotent. */
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        synchronized (workers) {
+            for (LaneWorker w : workers) {
+                w.stop();
+            }
+        }
+        arena.close();
+    }
+}

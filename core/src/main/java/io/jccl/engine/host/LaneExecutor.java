@@ -1,0 +1,196 @@
+package io.jccl.engine.host;
+
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
+import io.jccl.plan.Buf;
+import io.jccl.plan.Link;
+import io.jccl.plan.Region;
+import io.jccl.plan.Segment;
+import io.jccl.plan.Step;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * Interprets one lane of a rank's plan over the Simple protocol: for every tile, every step waits
+ * for its incoming messages and for room in its outgoing FIFOs, computes straight from the
+ * incoming slot into the outgoing slot (or the user buffer), then publishes and releases. One per
+ * (communicator, lane); used by one thread at a time.
+ */
+final class LaneExecutor {
+    private static final Fifo[] NONE = new Fifo[0];
+
+    private final HostComm comm;
+    private final int lane;
+    private final Backoff backoff;
+    private Fifo[] recv = new Fifo[4];
+    private Fifo[] send = new Fifo[4];
+
+    LaneExecutor(HostComm comm, int lane) {
+        this.comm = comm;
+        this.lane = lane;
+        this.backoff = new Backoff(comm.domain().config.timeout().toNanos(), comm.domain());
+    }
+
+    void run(Work w) {
+        int rank = comm.rank();
+        long tile = 0;
+        for (Segment seg : w.plan().segments(rank)) {
+            Step[] steps = seg.schedule().stepArray(rank, lane);
+            if (steps.length == 0) {
+                tile += seg.repeat();
+                continue;
+            }
+            for (long i = 0; i < seg.repeat(); i++, tile++) {
+                long shift = seg.shift(i);
+                for (int s = 0; s < steps.length; s++) {
+                    execute(w, steps[s], shift, tile, s);
+                }
+            }
+        }
+    }
+
+    private Fifo[] resolve(List<Link> links, boolean sending, Fifo[] into) {
+        if (links.isEmpty()) {
+            return NONE;
+        }
+        Fifo[] a = into.length >= links.size() ? into : new Fifo[links.size()];
+        for (int i = 0; i < links.size(); i++) {
+            Link l = links.get(i);
+            a[i] = sending ? comm.domain().fifo(l.channel(), comm.rank(), l.peer())
+                    : comm.domain().fifo(l.channel(), l.peer(), comm.rank());
+        }
+        return a;
+    }
+
+    private void execute(Work w, Step step, long shift, long tile, int index) {
+        int nr = step.recv().size();
+        int ns = step.send().size();
+        Fifo[] in = resolve(step.recv(), false, recv);
+        Fifo[] out = resolve(step.send(), true, send);
+        if (in.length > recv.length) {
+            recv = in;
+        }
+        if (out.length > send.length) {
+            send = out;
+        }
+        long es = w.elementSize();
+        long bytes = step.count() * es;
+        for (int k = 0; k < nr; k++) {
+            Fifo f = in[k];
+            backoff.reset();
+            while (!f.hasData()) {
+                if (!backoff.pause()) {
+                    throw stuck(w, step, tile, index, "a message from rank " + f.from + " on channel " + f.channel);
+                }
+            }
+            long got = f.recvSize();
+            if (got != bytes) {
+                throw new JcclException(ErrorCode.REMOTE_ERROR, comm.rank(), w.description() + ": rank " + f.from
+                        + " sent " + got + " bytes on channel " + f.channel + " where step " + index + " of tile " + tile
+                        + " (" + step + ") expects " + bytes + "; ranks called different operations or sizes");
+            }
+        }
+        for (int k = 0; k < ns; k++) {
+            Fifo f = out[k];
+            backoff.reset();
+            while (!f.hasRoom()) {
+                if (!backoff.pause()) {
+                    throw stuck(w, step, tile, index, "room to send to rank " + f.to + " on channel " + f.channel);
+                }
+            }
+        }
+        Reduction red = w.reduction();
+        boolean preSrc = red != null && step.src() != null && step.src().buf() == Buf.INPUT;
+        // Where the step's result lives once computed: a user buffer region, or the first send slot.
+        MemorySegment resSeg;
+        long resOff;
+        switch (step.kind()) {
+            case SEND -> {
+                resSeg = out[0].memory();
+                resOff = out[0].sendSlotOffset();
+                transform(red, segment(w, step.src()), offset(step.src(), shift, es), preSrc, resSeg, resOff, step.count(), false, es);
+            }
+            case RECV, RECV_COPY_SEND -> {
+                resSeg = segment(w, step.dst());
+                resOff = offset(step.dst(), shift, es);
+                MemorySegment.copy(in[0].memory(), in[0].recvSlotOffset(), resSeg, resOff, bytes);
+                if (ns > 0) {
+                    // Forward from the incoming slot: the user buffer may be slower to read back.
+                    resSeg = in[0].memory();
+                    resOff = in[0].recvSlotOffset();
+                }
+            }
+            case RECV_REDUCE_SEND, RECV_REDUCE_COPY, RECV_REDUCE_COPY_SEND -> {
+                boolean toUser = step.dst() != null;
+                resSeg = toUser ? segment(w, step.dst()) : out[0].memory();
+                resOff = toUser ? offset(step.dst(), shift, es) : out[0].sendSlotOffset();
+                MemorySegment src = segment(w, step.src());
+                long srcOff = offset(step.src(), shift, es);
+                if (nr == 1) {
+                    red.combine(in[0].memory(), in[0].recvSlotOffset(), false, src, srcOff, preSrc, resSeg, resOff,
+                            step.count(), step.postOp());
+                } else {
+                    red.combine(in[0].memory(), in[0].recvSlotOffset(), false, src, srcOff, preSrc, resSeg, resOff,
+                            step.count(), false);
+                    for (int k = 1; k < nr; k++) {
+                        red.combine(resSeg, resOff, false, in[k].memory(), in[k].recvSlotOffset(), false, resSeg, resOff,
+                                step.count(), step.postOp() && k == nr - 1);
+                    }
+                }
+            }
+            case COPY_SEND, LOCAL_COPY -> {
+                resSeg = segment(w, step.dst());
+                resOff = offset(step.dst(), shift, es);
+                transform(red, segment(w, step.src()), offset(step.src(), shift, es), preSrc, resSeg, resOff, step.count(),
+                        step.postOp(), es);
+            }
+            default -> throw new IllegalStateException(step.kind().toString());
+        }
+        for (int k = 0; k < ns; k++) {
+            Fifo f = out[k];
+            long slot = f.sendSlotOffset();
+            if (f.memory() != resSeg || slot != resOff) {
+                MemorySegment.copy(resSeg, resOff, f.memory(), slot, bytes);
+            }
+        }
+        for (int k = 0; k < ns; k++) {
+            out[k].publish(bytes);
+        }
+        for (int k = 0; k < nr; k++) {
+            in[k].release();
+        }
+    }
+
+    /** dst := post(pre(src)), or a plain copy when there is nothing to apply; no copy onto itself. */
+    private static void transform(Reduction red, MemorySegment src, long srcOff, boolean pre, MemorySegment dst, long dstOff,
+                                  long count, boolean post, long es) {
+        if (red != null && (pre || post)) {
+            red.combine(src, srcOff, pre, null, 0, false, dst, dstOff, count, post);
+        } else if (!sameMemory(src, srcOff, dst, dstOff)) {
+            MemorySegment.copy(src, srcOff, dst, dstOff, count * es);
+        }
+    }
+
+    private static boolean sameMemory(MemorySegment a, long aOff, MemorySegment b, long bOff) {
+        return a.heapBase().orElse(null) == b.heapBase().orElse(null) && a.address() + aOff == b.address() + bOff;
+    }
+
+    private static MemorySegment segment(Work w, Region r) {
+        return r.buf() == Buf.INPUT ? w.inputs()[r.op()] : w.outputs()[r.op()];
+    }
+
+    private static long offset(Region r, long shift, long es) {
+        return (r.offset() + shift) * es;
+    }
+
+    private JcclException stuck(Work w, Step step, long tile, int index, String waitingFor) {
+        if (backoff.aborted()) {
+            return new JcclException(ErrorCode.REMOTE_ERROR, comm.rank(), w.description() + " aborted on channel lane "
+                    + lane + " while waiting for " + waitingFor + ": " + comm.domain().abortCause());
+        }
+        return new JcclException(ErrorCode.TIMEOUT, comm.rank(), w.description() + ": no progress for "
+                + comm.domain().config.timeout().toSeconds() + " s waiting for " + waitingFor + " (lane " + lane
+                + ", tile " + tile + ", step " + index + ": " + step + "); a peer did not make the matching call");
+    }
+}

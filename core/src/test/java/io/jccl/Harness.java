@@ -1,0 +1,75 @@
+package io.jccl;
+
+import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntConsumer;
+
+/**
+ * Communicators and streams shared by the tests of one class: one domain per (ranks, algorithm,
+ * channels), made on first use and closed by {@link #close()}.
+ */
+final class Harness implements AutoCloseable {
+    private final Map<String, Communicator[]> domains = new HashMap<>();
+    private final Map<Integer, HostStream[]> streams = new HashMap<>();
+    private final Config base;
+
+    Harness(Config base) {
+        this.base = base;
+    }
+
+    Communicator[] comms(int n, String algorithm, int channels) {
+        return domains.computeIfAbsent(n + "/" + algorithm + "/" + channels,
+                k -> Communicator.initAll(n, base.withAlgorithms(algorithm).withChannels(channels, channels)));
+    }
+
+    HostStream[] streams(int n) {
+        return streams.computeIfAbsent(n, k -> {
+            HostStream[] s = new HostStream[n];
+            for (int i = 0; i < n; i++) {
+                s[i] = new HostStream();
+            }
+            return s;
+        });
+    }
+
+    /** Issues {@code call} for every rank in one group from this thread, then waits for all. */
+    static void runAll(int n, HostStream[] streams, IntConsumer call) {
+        Group.start();
+        try {
+            for (int r = 0; r < n; r++) {
+                call.accept(r);
+            }
+        } finally {
+            Group.end();
+        }
+        for (int r = 0; r < n; r++) {
+            streams[r].synchronize();
+        }
+    }
+
+    static byte[] bytes(MemorySegment s, long n) {
+        return s.asSlice(0, n).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+    }
+
+    @Override
+    public void close() {
+        for (Communicator[] cs : domains.values()) {
+            for (Communicator c : cs) {
+                c.close();
+            }
+        }
+        for (HostStream[] ss : streams.values()) {
+            for (HostStream s : ss) {
+                s.close();
+            }
+        }
+        domains.clear();
+        streams.clear();
+    }
+
+    static List<Integer> ranks(int n) {
+        return java.util.stream.IntStream.range(0, n).boxed().toList();
+    }
+}
