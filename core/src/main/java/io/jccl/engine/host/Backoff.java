@@ -9,7 +9,7 @@ import java.util.concurrent.locks.LockSupport;
  * the domain was aborted, so the caller can fail with its own context. One per thread, reused.
  */
 final class Backoff {
-    private static final int SPINS = 256;
+    private static final int SPINS = 1024;
     private static final int YIELDS = 64;
     private static final long MAX_PARK_NANOS = 1_000_000;
 
@@ -29,6 +29,31 @@ final class Backoff {
         iteration = 0;
         startNanos = 0;
         parkNanos = 1_000;
+    }
+
+    /**
+     * Waits a little for a FIFO; while parked the thread is registered on the FIFO so that the
+     * other side's publish or release wakes it at once (the timed park bounds a missed wake).
+     */
+    boolean pause(Fifo f, boolean forData) {
+        if (iteration < SPINS + YIELDS) {
+            return pause();
+        }
+        Thread me = Thread.currentThread();
+        if (forData) {
+            f.dataWaiter = me;
+        } else {
+            f.roomWaiter = me;
+        }
+        try {
+            return pause();
+        } finally {
+            if (forData) {
+                f.dataWaiter = null;
+            } else {
+                f.roomWaiter = null;
+            }
+        }
     }
 
     /** Waits a little; false when the wait is over its deadline or the domain was aborted. */

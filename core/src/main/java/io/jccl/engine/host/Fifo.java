@@ -6,6 +6,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One connection of the Simple protocol in host memory: {@link Simple#STEPS} slots and two
@@ -26,6 +27,9 @@ final class Fifo {
     final int to;
     final long slotBytes;
     private final MemorySegment mem;
+    /** The thread parked waiting for data, or for room: woken at once by the other side. */
+    volatile Thread dataWaiter;
+    volatile Thread roomWaiter;
 
     Fifo(Arena arena, int channel, int from, int to, long slotBytes) {
         this.channel = channel;
@@ -58,6 +62,10 @@ final class Fifo {
         long t = tail();
         mem.set(ValueLayout.JAVA_LONG, SIZES + (t % Simple.STEPS) * 8, bytes);
         LONG.setRelease(mem, TAIL, t + 1);
+        Thread w = dataWaiter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
     }
 
     /** Receiver: whether a message is waiting. */
@@ -78,6 +86,10 @@ final class Fifo {
     /** Receiver: frees the slot of the consumed message. */
     void release() {
         LONG.setRelease(mem, HEAD, head() + 1);
+        Thread w = roomWaiter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
     }
 
     MemorySegment memory() {

@@ -44,7 +44,7 @@ public final class FloatFormats {
         // rounds the dropped 16 bits to nearest-even: a dropped part above one half always
         // carries, exactly one half carries only when the kept part is odd. A carry out of the
         // mantissa bumps the exponent, which is the correct next binade (or infinity).
-        return (short) ((bits + 0x8000) >>> 16);
+        return (short) ((bits + 0x7FFF + ((bits >>> 16) & 1)) >>> 16);
     }
 
     // ---- 8-bit formats ----

@@ -80,7 +80,7 @@ final class LaneExecutor {
             Fifo f = in[k];
             backoff.reset();
             while (!f.hasData()) {
-                if (!backoff.pause()) {
+                if (!backoff.pause(f, true)) {
                     throw stuck(w, step, tile, index, "a message from rank " + f.from + " on channel " + f.channel);
                 }
             }
@@ -95,7 +95,7 @@ final class LaneExecutor {
             Fifo f = out[k];
             backoff.reset();
             while (!f.hasRoom()) {
-                if (!backoff.pause()) {
+                if (!backoff.pause(f, false)) {
                     throw stuck(w, step, tile, index, "room to send to rank " + f.to + " on channel " + f.channel);
                 }
             }

@@ -72,7 +72,10 @@ final class LaneWorker {
             } else if (spins < 320) {
                 Thread.yield();
             } else if (System.nanoTime() - idleSince < DEEP_IDLE_NANOS) {
+                // Registered as parked even for a timed sleep, so that new work wakes it at once.
+                parked = true;
                 LockSupport.parkNanos(park);
+                parked = false;
                 park = Math.min(park * 2, 1_000_000);
             } else {
                 parked = true;

@@ -127,7 +127,10 @@ public final class Reduction {
                         MemorySegment dst, long dstOff, long count, boolean post) {
         Objects.requireNonNull(a, "a");
         Objects.requireNonNull(dst, "dst");
-        long bytes = type.bytes(Objects.checkIndex(count, Long.MAX_VALUE));
+        if (count < 0) {
+            throw new IndexOutOfBoundsException("count " + count + " is negative");
+        }
+        long bytes = type.bytes(count);
         Objects.checkFromIndexSize(aOff, bytes, a.byteSize());
         Objects.checkFromIndexSize(dstOff, bytes, dst.byteSize());
         if (b != null) {

@@ -109,25 +109,18 @@ public final class StreamRunner implements AutoCloseable {
 
     private void loop() {
         long idleSince = System.nanoTime();
-        int spins = 0;
-        long park = 1_000;
+        long park = GRACE_NANOS / 4;
         while (!closed) {
             if (drain(true)) {
                 idleSince = System.nanoTime();
-                spins = 0;
-                park = 1_000;
+                park = GRACE_NANOS / 4;
                 continue;
             }
-            if (!queue.isEmpty()) {
-                // A task is in its grace period, or another thread is running the queue.
-                LockSupport.parkNanos(GRACE_NANOS / 4);
-                continue;
-            }
-            if (++spins < 64) {
-                Thread.onSpinWait();
-            } else if (spins < 96) {
-                Thread.yield();
-            } else if (System.nanoTime() - idleSince < DEEP_IDLE_NANOS) {
+            if (System.nanoTime() - idleSince < DEEP_IDLE_NANOS) {
+                // Sleep only, no spinning: on a machine with few cores an idle stream thread that
+                // spins takes the core from a rank thread whose peer is waiting on it. Not marked
+                // parked: waking it on every enqueue would cost the caller a system call, where
+                // the caller itself usually runs the task in synchronize().
                 LockSupport.parkNanos(park);
                 park = Math.min(park * 2, 1_000_000);
             } else {
@@ -137,8 +130,7 @@ public final class StreamRunner implements AutoCloseable {
                 }
                 parked = false;
                 idleSince = System.nanoTime();
-                spins = 0;
-                park = 1_000;
+                park = GRACE_NANOS / 4;
             }
         }
     }
