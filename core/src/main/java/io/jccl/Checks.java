@@ -1,6 +1,7 @@
 package io.jccl;
 
 import io.jccl.engine.CollectiveArgs;
+import io.jccl.engine.Memory;
 import io.jccl.engine.P2pArgs;
 import io.jccl.engine.host.Reduction;
 import io.jccl.plan.Collective;
@@ -46,7 +47,7 @@ final class Checks {
         }
         buffer(rank, "sendbuff", send, inBytes, false, engineThread);
         buffer(rank, "recvbuff", recv, outBytes, true, engineThread);
-        if (inBytes > 0 && outBytes > 0 && overlap(send, inBytes, recv, outBytes) && !inPlace(c, send, recv, count, type, rank, root)) {
+        if (Memory.overlap(send, inBytes, recv, outBytes) && !inPlace(c, send, recv, count, type, rank, root)) {
             throw JcclException.invalidArgument(rank, "sendbuff",
                     "overlaps recvbuff but is not the in-place form of " + c.cliName() + " (" + inPlaceForm(c) + ")");
         }
@@ -92,14 +93,6 @@ final class Checks {
             throw JcclException.invalidArgument(rank, name, "is confined to another thread; allocate it from a shared, "
                     + "global or automatic arena (or use a heap array) so the engine's threads can use it");
         }
-    }
-
-    /** Whether two used byte ranges share memory. */
-    static boolean overlap(MemorySegment a, long aBytes, MemorySegment b, long bBytes) {
-        if (a.heapBase().orElse(null) != b.heapBase().orElse(null)) {
-            return false;
-        }
-        return a.address() < b.address() + bBytes && b.address() < a.address() + aBytes;
     }
 
     /** NCCL's in-place conventions. */

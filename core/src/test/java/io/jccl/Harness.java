@@ -19,9 +19,14 @@ final class Harness implements AutoCloseable {
         this.base = base;
     }
 
+    /**
+     * Ranks on {@code channels} channels; with one channel the FIFOs are small (many tiles per call),
+     * with more they have NCCL's default size (large messages travel by reference).
+     */
     Communicator[] comms(int n, String algorithm, int channels) {
+        Config c = base.withAlgorithms(algorithm).withChannels(channels, channels);
         return domains.computeIfAbsent(n + "/" + algorithm + "/" + channels,
-                k -> Communicator.initAll(n, base.withAlgorithms(algorithm).withChannels(channels, channels)));
+                k -> Communicator.initAll(n, channels == 1 ? c : c.withBuffSize(io.jccl.proto.Simple.DEFAULT_BUFFSIZE)));
     }
 
     HostStream[] streams(int n) {

@@ -257,4 +257,82 @@ class HostEngineBehaviourTest {
             }
         }
     }
+
+    @Test
+    void buffersMayBeReusedAsSoonAsSynchronizeReturns() throws Exception {
+        // Large messages are read in place from the sender's buffers: a rank that has finished
+        // must not return before its peers have read them. Each rank scribbles over its buffers
+        // right after synchronize(); any early return shows up as a wrong sum on a peer.
+        int n = 3;
+        int count = 1 << 20;
+        for (String algo : new String[] {"ring", "tree", "splittree"}) {
+            Communicator[] comms = Communicator.initAll(n, Config.defaults().withAlgorithms(algo).withChannels(2, 2));
+            ExecutorService pool = Executors.newFixedThreadPool(n);
+            try (Arena a = Arena.ofShared()) {
+                List<Future<Integer>> wrong = new ArrayList<>();
+                for (int r = 0; r < n; r++) {
+                    int rank = r;
+                    wrong.add(pool.submit(() -> {
+                        int bad = 0;
+                        try (HostStream s = new HostStream()) {
+                            MemorySegment in = a.allocate(4L * count);
+                            MemorySegment out = a.allocate(4L * count);
+                            MemorySegment bcast = a.allocate(4L * count);
+                            for (int it = 0; it < 6; it++) {
+                                for (int i = 0; i < count; i += 1024) {
+                                    in.setAtIndex(ValueLayout.JAVA_INT, i, rank + it);
+                                    bcast.setAtIndex(ValueLayout.JAVA_INT, i, rank == 0 ? it * 7 : -1);
+                                }
+                                comms[rank].allReduce(in, out, count, DataType.INT32, RedOp.SUM, s);
+                                boolean ring = algo.equals("ring");
+                                if (ring) {
+                                    // JCCL_ALGO=tree leaves broadcast no algorithm (as NCCL_ALGO=Tree does).
+                                    comms[rank].broadcast(bcast, bcast, count, DataType.INT32, 0, s);
+                                }
+                                s.synchronize();
+                                for (int i = 0; i < count; i += 1024) {
+                                    bad += out.getAtIndex(ValueLayout.JAVA_INT, i) == 3 * it + 3 ? 0 : 1;
+                                    bad += !ring || bcast.getAtIndex(ValueLayout.JAVA_INT, i) == it * 7 ? 0 : 1;
+                                }
+                                in.fill((byte) 0x7F);
+                                out.fill((byte) 0x7F);
+                                bcast.fill((byte) 0x7F);
+                            }
+                        }
+                        return bad;
+                    }));
+                }
+                for (Future<Integer> f : wrong) {
+                    assertThat(f.get(120, TimeUnit.SECONDS)).as(algo).isZero();
+                }
+            } finally {
+                pool.shutdownNow();
+                for (Communicator c : comms) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void heapBuffersWork() {
+        int n = 2;
+        Communicator[] comms = Communicator.initAll(n, Config.defaults());
+        HostStream[] streams = {new HostStream(), new HostStream()};
+        try {
+            float[][] data = {new float[200_000], new float[200_000]};
+            for (int r = 0; r < n; r++) {
+                java.util.Arrays.fill(data[r], r + 1.5f);
+            }
+            MemorySegment[] seg = {MemorySegment.ofArray(data[0]), MemorySegment.ofArray(data[1])};
+            Harness.runAll(n, streams, r -> comms[r].allReduce(seg[r], seg[r], 200_000, DataType.FLOAT32, RedOp.SUM, streams[r]));
+            assertThat(data[0][199_999]).isEqualTo(4f);
+            assertThat(data[1][0]).isEqualTo(4f);
+        } finally {
+            for (int r = 0; r < n; r++) {
+                streams[r].close();
+                comms[r].close();
+            }
+        }
+    }
 }

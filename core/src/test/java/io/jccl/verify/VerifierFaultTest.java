@@ -130,7 +130,7 @@ class VerifierFaultTest {
         Schedule.Builder b = new Schedule.Builder(1, 2);
         b.add(0, 0, Step.localCopy(Region.input(0, 3), Region.output(0, 3), true));
         b.add(0, 1, Step.localCopy(Region.input(2, 2), Region.output(2, 2), true));
-        assertThat(faults(single(Collective.ALL_REDUCE, 1, 2, b.build()), call)).contains("race between lanes");
+        assertThat(faults(single(Collective.ALL_REDUCE, 1, 2, b.build()), call)).contains("a second time in this call, after lane 0 (a race between lanes)");
     }
 
     @Test
@@ -206,5 +206,15 @@ class VerifierFaultTest {
         }
         assertThat(faults(single(Collective.BROADCAST, 2, 2, b.build()), call))
                 .contains("lanes 0 and 1 both send on connection ch0 0->1");
+    }
+
+    @Test
+    void writingAnElementTwiceIsNamed() {
+        Call call = new Call(Collective.ALL_REDUCE, 1, 2, 0);
+        Schedule.Builder b = new Schedule.Builder(1, 1);
+        b.add(0, 0, Step.localCopy(Region.input(0, 2), Region.output(0, 2), true));
+        b.add(0, 0, Step.localCopy(Region.input(1, 1), Region.output(1, 1), true));
+        assertThat(faults(single(Collective.ALL_REDUCE, 1, 1, b.build()), call))
+                .contains("rank 0 lane 0 tile 0 step 1").contains("writes OUTPUT[1] a second time in this call");
     }
 }

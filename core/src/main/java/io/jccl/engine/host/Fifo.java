@@ -14,6 +14,10 @@ import java.util.concurrent.locks.LockSupport;
  * published); each sits on its own cache line so that the two sides do not share one. Each slot
  * has a size word, written before the tail is released, so that the receiver can refuse a message
  * of a size it did not expect instead of reading garbage. One producer lane, one consumer lane.
+ *
+ * <p>Within one process a message can also travel by reference: the slot then names a region of the
+ * sender's memory (kept in this object, beside the native counters), which the receiver reads in
+ * place; the sender keeps that region unchanged until the receiver has released the slot.
  */
 final class Fifo {
     private static final long HEAD = 0;
@@ -30,6 +34,9 @@ final class Fifo {
     /** The thread parked waiting for data, or for room: woken at once by the other side. */
     volatile Thread dataWaiter;
     volatile Thread roomWaiter;
+    /** Per slot, the sender's memory a by-reference message names (null: the data is in the slot). */
+    private final MemorySegment[] refSegment = new MemorySegment[Simple.STEPS];
+    private final long[] refOffset = new long[Simple.STEPS];
 
     Fifo(Arena arena, int channel, int from, int to, long slotBytes) {
         this.channel = channel;
@@ -59,13 +66,32 @@ final class Fifo {
 
     /** Sender: publishes the message written to the send slot. */
     void publish(long bytes) {
+        publish(null, 0, bytes);
+    }
+
+    /**
+     * Sender: publishes a message that stays in the sender's memory at {@code segment}+{@code offset}
+     * (or, with a null segment, the one written to the send slot). Returns the message's sequence
+     * number, for {@link #consumed(long)}.
+     */
+    long publish(MemorySegment segment, long offset, long bytes) {
         long t = tail();
-        mem.set(ValueLayout.JAVA_LONG, SIZES + (t % Simple.STEPS) * 8, bytes);
+        int slot = (int) (t % Simple.STEPS);
+        refSegment[slot] = segment;
+        refOffset[slot] = offset;
+        mem.set(ValueLayout.JAVA_LONG, SIZES + slot * 8L, bytes);
+        // The release store orders the plain writes above before the receiver's acquire of tail.
         LONG.setRelease(mem, TAIL, t + 1);
         Thread w = dataWaiter;
         if (w != null) {
             LockSupport.unpark(w);
         }
+        return t;
+    }
+
+    /** Sender: whether the receiver has released message {@code seq}. */
+    boolean consumed(long seq) {
+        return head() > seq;
     }
 
     /** Receiver: whether a message is waiting. */
@@ -73,9 +99,16 @@ final class Fifo {
         return tail() > head();
     }
 
-    /** Receiver: offset of the waiting message (valid once {@link #hasData()}). */
-    long recvSlotOffset() {
-        return SLOTS + (head() % Simple.STEPS) * slotBytes;
+    /** Receiver: the memory holding the waiting message: this FIFO's slot, or the sender's region. */
+    MemorySegment recvSegment() {
+        MemorySegment s = refSegment[(int) (head() % Simple.STEPS)];
+        return s != null ? s : mem;
+    }
+
+    /** Receiver: offset of the waiting message in {@link #recvSegment()} (valid once {@link #hasData()}). */
+    long recvOffset() {
+        int slot = (int) (head() % Simple.STEPS);
+        return refSegment[slot] != null ? refOffset[slot] : SLOTS + slot * slotBytes;
     }
 
     /** Receiver: size in bytes of the waiting message. */

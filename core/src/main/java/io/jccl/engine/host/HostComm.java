@@ -6,6 +6,7 @@ import io.jccl.JcclException;
 import io.jccl.algo.Algorithm;
 import io.jccl.algo.P2pPlanner;
 import io.jccl.engine.CollectiveArgs;
+import io.jccl.engine.Memory;
 import io.jccl.engine.P2pArgs;
 import io.jccl.plan.Collective;
 import io.jccl.plan.P2pOp;
@@ -115,7 +116,11 @@ public final class HostComm {
         Reduction red = a.collective().reduces() ? Reduction.of(a.type(), a.op(), domain.nranks) : null;
         String what = a.collective().cliName() + " of " + a.count() + " " + a.type().name().toLowerCase()
                 + (a.collective().rooted() ? " (root " + a.root() + ")" : "") + " [" + plan.algorithm() + "]";
-        return new Work(plan, new MemorySegment[] {a.send()}, new MemorySegment[] {a.recv()}, a.type().size(), red, what);
+        long inBytes = a.type().bytes(a.collective().inputCount(a.count(), domain.nranks, rank, a.root()));
+        long outBytes = a.type().bytes(a.collective().outputCount(a.count(), domain.nranks, rank, a.root()));
+        boolean inputStable = !Memory.overlap(a.send(), inBytes, a.recv(), outBytes);
+        return new Work(plan, new MemorySegment[] {a.send()}, new MemorySegment[] {a.recv()}, a.type().size(), red,
+                inputStable, what);
     }
 
     private Work p2pWork(List<P2pArgs> p2p) {
@@ -139,7 +144,15 @@ public final class HostComm {
             perRank.add(r == rank ? mine : List.of());
         }
         Plan plan = Plan.perRank(Algorithm.DIRECT.id(), Collective.SEND_RECV, domain.nranks, lanes, perRank);
-        return new Work(plan, in, out, 1, null, "send/recv group of " + p2p.size() + " operation(s)");
+        boolean inputStable = true;
+        for (P2pArgs s : p2p) {
+            for (P2pArgs r : p2p) {
+                if (s.send() && !r.send() && Memory.overlap(s.buffer(), s.bytes(), r.buffer(), r.bytes())) {
+                    inputStable = false;
+                }
+            }
+        }
+        return new Work(plan, in, out, 1, null, inputStable, "send/recv group of " + p2p.size() + " operation(s)");
     }
 
     private void execute(long seq, List<Work> works) {

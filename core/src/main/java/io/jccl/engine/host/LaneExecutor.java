@@ -23,8 +23,15 @@ final class LaneExecutor {
     private final HostComm comm;
     private final int lane;
     private final Backoff backoff;
+    /** Messages at least this large go by reference when their data sits in a stable user region. */
+    static final long REFERENCE_MIN_BYTES = 64 << 10;
+
     private Fifo[] recv = new Fifo[4];
     private Fifo[] send = new Fifo[4];
+    /** The FIFOs this operation sent by-reference messages on, with the last such message's number. */
+    private Fifo[] refFifos = new Fifo[4];
+    private long[] refSeqs = new long[4];
+    private int refCount;
 
     LaneExecutor(HostComm comm, int lane) {
         this.comm = comm;
@@ -35,6 +42,7 @@ final class LaneExecutor {
     void run(Work w) {
         int rank = comm.rank();
         long tile = 0;
+        refCount = 0;
         for (Segment seg : w.plan().segments(rank)) {
             Step[] steps = seg.schedule().stepArray(rank, lane);
             if (steps.length == 0) {
@@ -48,6 +56,41 @@ final class LaneExecutor {
                 }
             }
         }
+        drainReferences(w);
+    }
+
+    /**
+     * The operation is over for this lane only once every receiver has released the messages it
+     * read in place from this rank's buffers: after that the caller may change them.
+     */
+    private void drainReferences(Work w) {
+        for (int i = 0; i < refCount; i++) {
+            Fifo f = refFifos[i];
+            backoff.reset();
+            while (!f.consumed(refSeqs[i])) {
+                if (!backoff.pause(f, false)) {
+                    throw stuck(w, null, -1, -1, "rank " + f.to + " to take the last message sent to it on channel "
+                            + f.channel);
+                }
+            }
+            refFifos[i] = null;
+        }
+        refCount = 0;
+    }
+
+    private void noteReference(Fifo f, long seq) {
+        for (int i = 0; i < refCount; i++) {
+            if (refFifos[i] == f) {
+                refSeqs[i] = seq;
+                return;
+            }
+        }
+        if (refCount == refFifos.length) {
+            refFifos = java.util.Arrays.copyOf(refFifos, refCount * 2);
+            refSeqs = java.util.Arrays.copyOf(refSeqs, refCount * 2);
+        }
+        refFifos[refCount] = f;
+        refSeqs[refCount++] = seq;
     }
 
     private Fifo[] resolve(List<Link> links, boolean sending, Fifo[] into) {
@@ -102,41 +145,42 @@ final class LaneExecutor {
         }
         Reduction red = w.reduction();
         boolean preSrc = red != null && step.src() != null && step.src().buf() == Buf.INPUT;
-        // Where the step's result lives once computed: a user buffer region, or the first send slot.
+        // Where the step's result lives once computed: a user buffer region, or the first send slot;
+        // whether it may be sent by reference (a user region this call does not write again).
         MemorySegment resSeg;
         long resOff;
+        boolean stable;
         switch (step.kind()) {
             case SEND -> {
-                resSeg = out[0].memory();
-                resOff = out[0].sendSlotOffset();
-                transform(red, segment(w, step.src()), offset(step.src(), shift, es), preSrc, resSeg, resOff, step.count(), false, es);
+                stable = !preSrc && (step.src().buf() == Buf.OUTPUT || w.inputStable());
+                if (stable && bytes >= REFERENCE_MIN_BYTES) {
+                    resSeg = segment(w, step.src());
+                    resOff = offset(step.src(), shift, es);
+                } else {
+                    stable = false;
+                    resSeg = out[0].memory();
+                    resOff = out[0].sendSlotOffset();
+                    transform(red, segment(w, step.src()), offset(step.src(), shift, es), preSrc, resSeg, resOff,
+                            step.count(), false, es);
+                }
             }
             case RECV, RECV_COPY_SEND -> {
                 resSeg = segment(w, step.dst());
                 resOff = offset(step.dst(), shift, es);
-                MemorySegment.copy(in[0].memory(), in[0].recvSlotOffset(), resSeg, resOff, bytes);
-                if (ns > 0) {
-                    // Forward from the incoming slot: the user buffer may be slower to read back.
-                    resSeg = in[0].memory();
-                    resOff = in[0].recvSlotOffset();
-                }
+                MemorySegment.copy(in[0].recvSegment(), in[0].recvOffset(), resSeg, resOff, bytes);
+                stable = true;
             }
             case RECV_REDUCE_SEND, RECV_REDUCE_COPY, RECV_REDUCE_COPY_SEND -> {
-                boolean toUser = step.dst() != null;
-                resSeg = toUser ? segment(w, step.dst()) : out[0].memory();
-                resOff = toUser ? offset(step.dst(), shift, es) : out[0].sendSlotOffset();
+                stable = step.dst() != null;
+                resSeg = stable ? segment(w, step.dst()) : out[0].memory();
+                resOff = stable ? offset(step.dst(), shift, es) : out[0].sendSlotOffset();
                 MemorySegment src = segment(w, step.src());
                 long srcOff = offset(step.src(), shift, es);
-                if (nr == 1) {
-                    red.combine(in[0].memory(), in[0].recvSlotOffset(), false, src, srcOff, preSrc, resSeg, resOff,
-                            step.count(), step.postOp());
-                } else {
-                    red.combine(in[0].memory(), in[0].recvSlotOffset(), false, src, srcOff, preSrc, resSeg, resOff,
-                            step.count(), false);
-                    for (int k = 1; k < nr; k++) {
-                        red.combine(resSeg, resOff, false, in[k].memory(), in[k].recvSlotOffset(), false, resSeg, resOff,
-                                step.count(), step.postOp() && k == nr - 1);
-                    }
+                red.combine(in[0].recvSegment(), in[0].recvOffset(), false, src, srcOff, preSrc, resSeg, resOff,
+                        step.count(), step.postOp() && nr == 1);
+                for (int k = 1; k < nr; k++) {
+                    red.combine(resSeg, resOff, false, in[k].recvSegment(), in[k].recvOffset(), false, resSeg, resOff,
+                            step.count(), step.postOp() && k == nr - 1);
                 }
             }
             case COPY_SEND, LOCAL_COPY -> {
@@ -144,18 +188,22 @@ final class LaneExecutor {
                 resOff = offset(step.dst(), shift, es);
                 transform(red, segment(w, step.src()), offset(step.src(), shift, es), preSrc, resSeg, resOff, step.count(),
                         step.postOp(), es);
+                stable = true;
             }
             default -> throw new IllegalStateException(step.kind().toString());
         }
+        boolean byReference = stable && bytes >= REFERENCE_MIN_BYTES;
         for (int k = 0; k < ns; k++) {
             Fifo f = out[k];
+            if (byReference) {
+                noteReference(f, f.publish(resSeg, resOff, bytes));
+                continue;
+            }
             long slot = f.sendSlotOffset();
             if (f.memory() != resSeg || slot != resOff) {
                 MemorySegment.copy(resSeg, resOff, f.memory(), slot, bytes);
             }
-        }
-        for (int k = 0; k < ns; k++) {
-            out[k].publish(bytes);
+            f.publish(bytes);
         }
         for (int k = 0; k < nr; k++) {
             in[k].release();
@@ -191,6 +239,7 @@ final class LaneExecutor {
         }
         return new JcclException(ErrorCode.TIMEOUT, comm.rank(), w.description() + ": no progress for "
                 + comm.domain().config.timeout().toSeconds() + " s waiting for " + waitingFor + " (lane " + lane
-                + ", tile " + tile + ", step " + index + ": " + step + "); a peer did not make the matching call");
+                + (step == null ? ", after the last step" : ", tile " + tile + ", step " + index + ": " + step)
+                + "); a peer did not make the matching call");
     }
 }

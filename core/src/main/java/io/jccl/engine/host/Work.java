@@ -6,8 +6,10 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * One planned operation of one rank: the plan, the user buffers its regions index (per operation of
- * a group), the element size, and the reduction (null when nothing is reduced).
+ * a group), the element size, the reduction (null when nothing is reduced), and whether input
+ * regions may be sent by reference (only when no output overlaps an input: the call does not write
+ * its input).
  */
 record Work(Plan plan, MemorySegment[] inputs, MemorySegment[] outputs, int elementSize, Reduction reduction,
-            String description) {
+            boolean inputStable, String description) {
 }
