@@ -210,12 +210,18 @@ public final class HostComm {
             mine = e;
             domain.abort("rank " + rank + " failed: " + e.getMessage());
         }
+        // The lanes' own waits have deadlines, so this one needs none; it sleeps (at most 100 µs at
+        // a time) rather than spin, so as not to take a core from the lanes it waits for.
         int spins = 0;
+        long park = 1_000;
         while (job.remaining.get() > 0) {
-            if (++spins < 256) {
+            if (++spins < 1024) {
                 Thread.onSpinWait();
-            } else {
+            } else if (spins < 1088) {
                 Thread.yield();
+            } else {
+                java.util.concurrent.locks.LockSupport.parkNanos(park);
+                park = Math.min(park * 2, 100_000);
             }
         }
         Throwable f = mine != null ? mine : job.failure.get();

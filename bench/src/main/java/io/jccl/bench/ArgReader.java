@@ -1,0 +1,141 @@
+package io.jccl.bench;
+
+import io.jccl.Config;
+import io.jccl.JcclException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Walks the arguments of one subcommand: options with a value, given as {@code -b 8},
+ * {@code -b8}, {@code --minbytes 8} or {@code --minbytes=8}. Every parse failure is a
+ * {@link UsageException} that names the option as the user wrote it.
+ */
+final class ArgReader {
+    private final String command;
+    private final List<String> args;
+    private int next;
+    private String pendingValue;
+
+    ArgReader(String command, List<String> args) {
+        this.command = command;
+        this.args = List.copyOf(args);
+    }
+
+    boolean hasNext() {
+        return next < args.size();
+    }
+
+    /**
+     * The next option, normalised to its bare spelling ({@code -b} stays {@code -b},
+     * {@code --minbytes=8} becomes {@code --minbytes} with the value kept for {@link #value}).
+     * {@code shortWithValue} lists the one-letter options that take a value, so that {@code -b8}
+     * splits into {@code -b} and {@code 8}.
+     */
+    String option(String shortWithValue) {
+        String a = args.get(next++);
+        pendingValue = null;
+        if (a.startsWith("--")) {
+            int eq = a.indexOf('=');
+            if (eq > 0) {
+                pendingValue = a.substring(eq + 1);
+                return a.substring(0, eq);
+            }
+            return a;
+        }
+        if (a.startsWith("-") && a.length() > 2 && shortWithValue.indexOf(a.charAt(1)) >= 0) {
+            pendingValue = a.substring(2);
+            return a.substring(0, 2);
+        }
+        if (!a.startsWith("-") || a.equals("-")) {
+            throw error("unexpected argument '" + a + "'");
+        }
+        return a;
+    }
+
+    /** The value of {@code option}: attached to it, or the next argument. */
+    String value(String option) {
+        if (pendingValue != null) {
+            String v = pendingValue;
+            pendingValue = null;
+            return v;
+        }
+        if (next >= args.size()) {
+            throw error("option " + option + " needs a value");
+        }
+        return args.get(next++);
+    }
+
+    int intValue(String option, int min, int max) {
+        String v = value(option);
+        try {
+            int i = Integer.parseInt(v.trim());
+            if (i < min || i > max) {
+                throw error("option " + option + " must be in " + min + ".." + max + ", was " + i);
+            }
+            return i;
+        } catch (NumberFormatException e) {
+            throw error("option " + option + ": '" + v + "' is not an integer");
+        }
+    }
+
+    /** A size in bytes: 8, 1K, 64M, 1G (binary multiples, as nccl-tests reads them). */
+    long bytesValue(String option) {
+        String v = value(option);
+        return parseBytes(option, v);
+    }
+
+    long parseBytes(String option, String v) {
+        try {
+            return Config.parseBytes(option, v);
+        } catch (JcclException e) {
+            throw error("option " + option + ": '" + v + "' is not a size (like 8, 1K, 64M, 1G)");
+        }
+    }
+
+    /** A comma list of integers and ranges: {@code 1-16,31,32}. */
+    List<Integer> intListValue(String option, int min, int max) {
+        String v = value(option);
+        List<Integer> out = new ArrayList<>();
+        for (String part : v.split(",", -1)) {
+            String p = part.trim();
+            try {
+                int dash = p.indexOf('-', 1);
+                int lo = Integer.parseInt(dash < 0 ? p : p.substring(0, dash).trim());
+                int hi = dash < 0 ? lo : Integer.parseInt(p.substring(dash + 1).trim());
+                if (lo < min || hi > max || lo > hi) {
+                    throw error("option " + option + ": '" + p + "' is not within " + min + ".." + max);
+                }
+                for (int i = lo; i <= hi; i++) {
+                    out.add(i);
+                }
+            } catch (NumberFormatException e) {
+                throw error("option " + option + ": '" + p + "' is not an integer or a range like 1-16");
+            }
+        }
+        return out;
+    }
+
+    /** A comma list of element counts or sizes (suffixes K, M, G allowed). */
+    List<Long> longListValue(String option) {
+        String v = value(option);
+        List<Long> out = new ArrayList<>();
+        for (String part : v.split(",", -1)) {
+            out.add(parseBytes(option, part));
+        }
+        return out;
+    }
+
+    UsageException unknown(String option) {
+        return error("unknown option '" + option + "'");
+    }
+
+    UsageException error(String message) {
+        return new UsageException("jccl " + command + ": " + message);
+    }
+
+    static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,65 @@
+package io.jccl.bench;
+
+/**
+ * {@code jccl perf --json}: the same data as the table, for scripts and plots. Times are in
+ * microseconds, bandwidths in GB/s (10^9 bytes per second); a column a collective lacks is null.
+ */
+final class JsonReport {
+    private JsonReport() {
+    }
+
+    static String of(PerfReport report) {
+        PerfOptions o = report.options();
+        JsonWriter w = new JsonWriter().beginObject();
+        w.name("tool").value("jccl perf");
+        w.name("collective").value(o.collective().cliName());
+        w.name("options").beginObject()
+                .name("ranks").value(o.ranks())
+                .name("minBytes").value(o.minBytes())
+                .name("maxBytes").value(o.maxBytes())
+                .name("stepFactor").value(o.stepFactor())
+                .name("datatype").value(PerfTable.typeName(o.type()))
+                .name("op").value(o.op().toString())
+                .name("root").value(o.root())
+                .name("iters").value(o.iters())
+                .name("warmup").value(o.warmup())
+                .name("check").value(o.check())
+                .endObject();
+        w.name("memcpyGBps").value(report.memcpyGBps());
+        w.name("rows").beginArray();
+        for (PerfRow r : report.rows()) {
+            w.beginObject()
+                    .name("size").value(r.size())
+                    .name("count").value(r.count())
+                    .name("type").value(r.type())
+                    .name("redop").value(r.redop())
+                    .name("root").value(r.root())
+                    .name("algorithm").value(r.algorithm());
+            column(w.name("outOfPlace"), r.outOfPlace());
+            column(w.name("inPlace"), r.inPlace());
+            w.endObject();
+        }
+        w.endArray();
+        w.name("avgBusbwGBps").value(report.avgBusbw());
+        w.name("outOfBounds").value(report.outOfBounds());
+        return w.endObject().toString();
+    }
+
+    private static void column(JsonWriter w, PerfColumn c) {
+        if (c == null) {
+            w.nullValue();
+            return;
+        }
+        w.beginObject()
+                .name("timeUs").value(c.timeUs())
+                .name("algbwGBps").value(c.algbw())
+                .name("busbwGBps").value(c.busbw());
+        w.name("wrong");
+        if (c.wrong() == null) {
+            w.nullValue();
+        } else {
+            w.value(c.wrong().longValue());
+        }
+        w.endObject();
+    }
+}

@@ -1,0 +1,127 @@
+package io.jccl.bench;
+
+/**
+ * A minimal JSON writer, enough for the reports of this tool: objects, arrays, strings, integers
+ * and finite numbers (a NaN or an infinity, which JSON cannot hold, is written as null). It tracks
+ * only whether a comma is due, so callers must nest begin and end calls properly.
+ */
+final class JsonWriter {
+    private final StringBuilder b = new StringBuilder();
+    private boolean needComma;
+    private int depth;
+
+    JsonWriter beginObject() {
+        separate();
+        b.append('{');
+        return open();
+    }
+
+    JsonWriter endObject() {
+        return close('}');
+    }
+
+    JsonWriter beginArray() {
+        separate();
+        b.append('[');
+        return open();
+    }
+
+    JsonWriter endArray() {
+        return close(']');
+    }
+
+    /** Starts a member of the current object; a value call must follow. */
+    JsonWriter name(String name) {
+        separate();
+        string(name);
+        b.append(':');
+        needComma = false;
+        return this;
+    }
+
+    JsonWriter value(String s) {
+        separate();
+        if (s == null) {
+            b.append("null");
+        } else {
+            string(s);
+        }
+        needComma = true;
+        return this;
+    }
+
+    JsonWriter value(long v) {
+        separate();
+        b.append(v);
+        needComma = true;
+        return this;
+    }
+
+    JsonWriter value(double v) {
+        separate();
+        b.append(Double.isFinite(v) ? Double.toString(v) : "null");
+        needComma = true;
+        return this;
+    }
+
+    JsonWriter nullValue() {
+        separate();
+        b.append("null");
+        needComma = true;
+        return this;
+    }
+
+    private JsonWriter open() {
+        depth++;
+        needComma = false;
+        newline();
+        return this;
+    }
+
+    private JsonWriter close(char c) {
+        depth--;
+        newline();
+        b.append(c);
+        needComma = true;
+        return this;
+    }
+
+    private void separate() {
+        if (needComma) {
+            b.append(',');
+            newline();
+        }
+    }
+
+    private void newline() {
+        b.append('\n');
+        b.append("  ".repeat(Math.max(0, depth)));
+    }
+
+    private void string(String s) {
+        b.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        b.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        b.append('"');
+    }
+
+    @Override
+    public String toString() {
+        return b.toString() + "\n";
+    }
+}

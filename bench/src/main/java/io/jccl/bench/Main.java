@@ -1,0 +1,72 @@
+package io.jccl.bench;
+
+import io.jccl.JcclException;
+
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The {@code jccl} command: {@code jccl help}, {@code jccl verify}, {@code jccl perf}. Exit status
+ * 0 on success, 1 when a check failed or the library reported an error, 2 for a command line it
+ * cannot run (one line on stderr names the subcommand or option at fault).
+ */
+public final class Main {
+    static final String USAGE = """
+            usage: jccl COMMAND [options]
+            commands:
+              perf COLLECTIVE   nccl-tests-style bandwidth sweep on the host engine (jccl perf --help)
+              verify            symbolic proof of every algorithm's schedules (jccl verify --help)
+              help              this text""";
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        int status = run(args, System.out, System.err);
+        System.out.flush();
+        System.exit(status);
+    }
+
+    /** Runs one command line, writing to the given streams; returns the exit status. */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 0) {
+            err.println(USAGE);
+            return 2;
+        }
+        List<String> rest = Arrays.asList(args).subList(1, args.length);
+        try {
+            return switch (args[0]) {
+                case "help", "-h", "--help" -> {
+                    out.println(USAGE);
+                    yield 0;
+                }
+                case "perf" -> {
+                    if (wantsHelp(rest)) {
+                        out.println(PerfOptions.USAGE);
+                        yield 0;
+                    }
+                    yield PerfCommand.run(PerfOptions.parse(rest), out, err);
+                }
+                case "verify" -> {
+                    if (wantsHelp(rest)) {
+                        out.println(VerifyOptions.USAGE);
+                        yield 0;
+                    }
+                    yield VerifyCommand.run(VerifyOptions.parse(rest), out);
+                }
+                default -> throw new UsageException("jccl: unknown command '" + args[0] + "' (try: jccl help)");
+            };
+        } catch (UsageException e) {
+            err.println(e.getMessage());
+            return 2;
+        } catch (JcclException e) {
+            err.println("jccl " + args[0] + ": " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static boolean wantsHelp(List<String> args) {
+        return args.contains("-h") || args.contains("--help");
+    }
+}

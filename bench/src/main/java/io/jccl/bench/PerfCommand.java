@@ -1,0 +1,234 @@
+package io.jccl.bench;
+
+import io.jccl.Communicator;
+import io.jccl.Config;
+import io.jccl.HostStream;
+import io.jccl.JcclException;
+import io.jccl.plan.Collective;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Phaser;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code jccl perf}: nccl-tests' sweep on the host engine. The ranks are platform threads of this
+ * JVM, one per rank, each with its own {@link HostStream} and native buffers. For every size and
+ * form (out-of-place, then in-place) each rank runs the checked calls, the warm-up, and then the
+ * timed iterations; all ranks enter the timed batch together through a barrier, and the row shows
+ * the slowest rank's average, because a collective is only as fast as its last rank.
+ */
+public final class PerfCommand {
+    private final PerfOptions options;
+    private final PrintStream out;
+    private final List<PerfSizes> sizes = new ArrayList<>();
+    /** The ranks' barrier; terminated when one fails, which releases every present and future wait. */
+    private final Phaser barrier;
+    private final double[] micros;
+    private final long[] wrong;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final List<PerfRow> rows = new ArrayList<>();
+    private Communicator[] comms;
+
+    private PerfCommand(PerfOptions options, PrintStream out) {
+        this.options = options;
+        this.out = out;
+        for (long bytes : options.sizes()) {
+            sizes.add(PerfSizes.of(options.collective(), options.type(), options.ranks(), bytes));
+        }
+        this.barrier = new Phaser(options.ranks());
+        this.micros = new double[options.ranks()];
+        this.wrong = new long[options.ranks()];
+    }
+
+    /**
+     * Runs the sweep, printing as it goes; returns the exit status: 0, or 1 when an element was
+     * wrong, the library failed (its message goes to {@code err}) or the JSON could not be written.
+     */
+    public static int run(PerfOptions options, PrintStream out, PrintStream err) {
+        PerfReport report;
+        try {
+            report = measure(options, out);
+        } catch (JcclException e) {
+            err.println("jccl perf: " + e.getMessage());
+            return 1;
+        }
+        if (options.json() != null) {
+            try {
+                Files.writeString(options.json(), JsonReport.of(report));
+            } catch (IOException e) {
+                err.println("jccl perf: cannot write " + options.json() + ": " + e.getMessage());
+                return 1;
+            }
+        }
+        return report.outOfBounds() == 0 ? 0 : 1;
+    }
+
+    /** Runs the sweep, printing the table to {@code out}, and returns what it measured. */
+    public static PerfReport measure(PerfOptions options, PrintStream out) {
+        return new PerfCommand(options, out).sweep();
+    }
+
+    private PerfReport sweep() {
+        double memcpy = MemcpyBandwidth.measure(options.maxBytes());
+        Config config = Config.fromEnvironment();
+        comms = Communicator.initAll(options.ranks(), config);
+        try {
+            List<Long> sizeBytes = new ArrayList<>();
+            List<String> algorithms = new ArrayList<>();
+            for (PerfSizes s : sizes) {
+                sizeBytes.add(s.bytes());
+                algorithms.add(comms[0].algorithmFor(s.collective(), s.count(), s.type()));
+            }
+            out.print(PerfTable.header(options, memcpy, sizeBytes, algorithms, describe(config)));
+            out.flush();
+            List<Thread> threads = new ArrayList<>();
+            for (int r = 0; r < options.ranks(); r++) {
+                int rank = r;
+                threads.add(Thread.ofPlatform().name("jccl-perf-rank-" + r).start(() -> rankMain(rank, algorithms)));
+            }
+            for (Thread t : threads) {
+                joinUninterruptibly(t);
+            }
+        } finally {
+            for (Communicator c : comms) {
+                c.close();
+            }
+        }
+        Throwable f = failure.get();
+        if (f instanceof JcclException e) {
+            throw e;
+        }
+        if (f instanceof RuntimeException e) {
+            throw e;
+        }
+        if (f instanceof Error e) {
+            throw e;
+        }
+        PerfReport report = new PerfReport(options, memcpy, rows);
+        out.print(PerfTable.footer(report));
+        out.flush();
+        return report;
+    }
+
+    private static String describe(Config c) {
+        return "buffsize " + c.buffSize() + ", channels " + c.minChannels() + ".." + c.maxChannels()
+                + ", algorithms " + new java.util.TreeSet<>(c.algorithms());
+    }
+
+    private void rankMain(int rank, List<String> algorithms) {
+        Communicator comm = comms[rank];
+        long bufferBytes = 0;
+        for (PerfSizes s : sizes) {
+            bufferBytes = Math.max(bufferBytes, s.bytes());
+        }
+        try (Arena arena = Arena.ofShared(); HostStream stream = new HostStream()) {
+            MemorySegment sendBuf = arena.allocate(Math.max(1, bufferBytes), 64);
+            MemorySegment recvBuf = arena.allocate(Math.max(1, bufferBytes), 64);
+            for (int i = 0; i < sizes.size(); i++) {
+                PerfSizes s = sizes.get(i);
+                PerfColumn outOfPlace = measure(comm, stream, s, false, sendBuf, recvBuf);
+                PerfColumn inPlace = CollectiveCall.hasInPlace(s.collective())
+                        ? measure(comm, stream, s, true, sendBuf, recvBuf) : null;
+                if (rank == 0) {
+                    Collective c = s.collective();
+                    PerfRow row = new PerfRow(s.bytes(), s.count(), PerfTable.typeName(s.type()),
+                            c.reduces() ? options.op().toString() : "none", c.rooted() ? options.root() : -1,
+                            algorithms.get(i), outOfPlace, inPlace);
+                    rows.add(row);
+                    out.println(PerfTable.row(row));
+                    out.flush();
+                }
+            }
+        } catch (Aborted e) {
+            // Another rank failed first; its failure is the one reported.
+        } catch (Throwable e) {
+            if (failure.compareAndSet(null, e)) {
+                // Wake the other ranks: those inside a collective fail, those at the barrier leave.
+                comm.abort();
+                barrier.forceTermination();
+            }
+        }
+    }
+
+    /** One form of one size on one rank; every rank gets the same column (rank 0's is kept). */
+    private PerfColumn measure(Communicator comm, HostStream stream, PerfSizes s, boolean inPlace,
+                               MemorySegment sendBuf, MemorySegment recvBuf) throws Aborted {
+        int rank = comm.rank();
+        CollectiveCall call = CollectiveCall.of(comm, s, options.op(), options.root(), inPlace, sendBuf, recvBuf);
+        long wrongHere = 0;
+        if (options.check() > 0) {
+            DataCheck check = new DataCheck(s.collective(), s.type(), options.op(), options.ranks(), options.root(), s.count());
+            for (int k = 0; k < options.check(); k++) {
+                DataCheck.poison(inPlace ? recvBuf.asSlice(0, s.bytes()) : call.output());
+                check.fillInput(rank, call.input(), call.input().byteSize() / s.type().size());
+                await();
+                call.issue(stream);
+                stream.synchronize();
+                wrongHere += check.countWrong(rank, call.output());
+                // No rank refills its buffers while a peer may still be reading them.
+                await();
+            }
+        }
+        for (int w = 0; w < options.warmup(); w++) {
+            call.issue(stream);
+        }
+        stream.synchronize();
+        await();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < options.iters(); i++) {
+            call.issue(stream);
+        }
+        stream.synchronize();
+        long elapsed = System.nanoTime() - t0;
+        micros[rank] = elapsed / 1e3 / options.iters();
+        wrong[rank] = wrongHere;
+        await();
+        double slowest = 0;
+        long wrongAll = 0;
+        for (int r = 0; r < micros.length; r++) {
+            slowest = Math.max(slowest, micros[r]);
+            wrongAll += wrong[r];
+        }
+        // Everyone has read the shared arrays before anyone writes them for the next column.
+        await();
+        double algbw = BusBandwidth.gbps(s.bytes(), slowest);
+        return new PerfColumn(slowest, algbw, algbw * BusBandwidth.factor(s.collective(), options.ranks()),
+                options.check() > 0 ? wrongAll : null);
+    }
+
+    private void await() throws Aborted {
+        if (barrier.arriveAndAwaitAdvance() < 0) {
+            throw new Aborted();
+        }
+    }
+
+    /** The sweep was stopped because another rank failed. */
+    private static final class Aborted extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Aborted() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static void joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.jccl.bench;
+
+import io.jccl.DataType;
+import io.jccl.JcclException;
+import io.jccl.RedOp;
+import io.jccl.plan.Collective;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The options of {@code jccl perf}, named and defaulted as nccl-tests names them, except the sizes:
+ * nccl-tests sweeps 32M..32M by default, jccl 8 B..64 MiB, so that a bare run shows both the
+ * latency end and the bandwidth end of the curve. {@code ranks} are threads of this JVM.
+ *
+ * @param minBytes  first size (-b); each next size is the previous times {@code stepFactor} (-f)
+ * @param check     how many checked runs precede the timing of each size and mode (-c; 0: none)
+ * @param json      where to write the results as JSON (--json), or null
+ */
+public record PerfOptions(Collective collective, int ranks, long minBytes, long maxBytes, int stepFactor,
+                          DataType type, RedOp op, int root, int iters, int warmup, int check, Path json) {
+
+    static final String USAGE = """
+            usage: jccl perf COLLECTIVE [options]
+              COLLECTIVE: allreduce allgather reducescatter broadcast reduce alltoall gather scatter sendrecv
+              -t, --nthreads N       ranks, one thread each in this JVM (default 2)
+              -b, --minbytes SIZE    smallest size, like 8, 1K, 64M, 1G (default 8; nccl-tests: 32M)
+              -e, --maxbytes SIZE    largest size (default 64M; nccl-tests: 32M)
+              -f, --stepfactor F     multiply the size by F each step (default 2)
+              -d, --datatype TYPE    int8 uint8 int32 uint32 int64 uint64 half bfloat16 float double e4m3 e5m2 (default float)
+              -o, --op OP            sum prod min max avg (default sum)
+              -r, --root R           root of broadcast, reduce, gather, scatter (default 0)
+              -n, --iters N          timed iterations per size (default 20)
+              -w, --warmup_iters N   untimed iterations before them (default 5)
+              -c, --check N          checked runs before timing; 0 turns the check off (default 1)
+                  --json FILE        also write the results as JSON
+            Sizes are rounded down to whole elements (and per-rank blocks for allgather, reducescatter,
+            alltoall, gather and scatter, as nccl-tests does). Bus bandwidth uses nccl-tests' factors.""";
+
+    /** Parses the arguments that follow {@code perf}; the first one names the collective. */
+    public static PerfOptions parse(List<String> args) {
+        if (args.isEmpty()) {
+            throw new UsageException("jccl perf: missing COLLECTIVE (one of " + COLLECTIVES + ")");
+        }
+        Collective collective = collective(args.getFirst());
+        ArgReader r = new ArgReader("perf", args.subList(1, args.size()));
+        int ranks = 2;
+        long minBytes = 8;
+        long maxBytes = 64L << 20;
+        int stepFactor = 2;
+        DataType type = DataType.FLOAT32;
+        RedOp op = RedOp.SUM;
+        int root = 0;
+        int iters = 20;
+        int warmup = 5;
+        int check = 1;
+        Path json = null;
+        while (r.hasNext()) {
+            String o = r.option("tbefdornwc");
+            switch (o) {
+                case "-t", "--nthreads" -> ranks = r.intValue(o, 1, 4096);
+                case "-b", "--minbytes" -> minBytes = r.bytesValue(o);
+                case "-e", "--maxbytes" -> maxBytes = r.bytesValue(o);
+                case "-f", "--stepfactor" -> stepFactor = r.intValue(o, 2, 1 << 20);
+                case "-d", "--datatype" -> {
+                    String v = r.value(o);
+                    try {
+                        type = DataType.parse(v);
+                    } catch (JcclException e) {
+                        throw r.error("option " + o + ": '" + v + "' is not a data type "
+                                + "(int8 uint8 int32 uint32 int64 uint64 half bfloat16 float double e4m3 e5m2)");
+                    }
+                }
+                case "-o", "--op" -> {
+                    String v = r.value(o);
+                    try {
+                        op = RedOp.parse(v);
+                    } catch (JcclException e) {
+                        throw r.error("option " + o + ": '" + v + "' is not a reduction (sum prod min max avg)");
+                    }
+                }
+                case "-r", "--root" -> root = r.intValue(o, 0, Integer.MAX_VALUE);
+                case "-n", "--iters" -> iters = r.intValue(o, 1, Integer.MAX_VALUE);
+                case "-w", "--warmup_iters" -> warmup = r.intValue(o, 0, Integer.MAX_VALUE);
+                case "-c", "--check" -> check = r.intValue(o, 0, Integer.MAX_VALUE);
+                case "--json" -> json = Path.of(r.value(o));
+                default -> throw r.unknown(o);
+            }
+        }
+        if (minBytes > maxBytes) {
+            throw r.error("option -b (" + minBytes + " bytes) is larger than option -e (" + maxBytes + " bytes)");
+        }
+        if (collective.rooted() && root >= ranks) {
+            throw r.error("option -r: root " + root + " is not a rank of 0.." + (ranks - 1));
+        }
+        return new PerfOptions(collective, ranks, minBytes, maxBytes, stepFactor, type, op, root, iters, warmup, check, json);
+    }
+
+    private static final String COLLECTIVES = "allreduce allgather reducescatter broadcast reduce alltoall gather scatter sendrecv";
+
+    private static Collective collective(String name) {
+        try {
+            return Collective.parse(name);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("jccl perf: '" + name + "' is not a collective (one of " + COLLECTIVES + ")");
+        }
+    }
+
+    /** The sizes of the sweep: minBytes, times stepFactor, while not above maxBytes. */
+    public List<Long> sizes() {
+        java.util.ArrayList<Long> out = new java.util.ArrayList<>();
+        long s = minBytes;
+        while (s <= maxBytes) {
+            out.add(s);
+            if (s == 0) {
+                break;
+            }
+            if (s > maxBytes / stepFactor) {
+                break;
+            }
+            s *= stepFactor;
+        }
+        return out;
+    }
+}

@@ -1,0 +1,16 @@
+package io.jccl.bench;
+
+/**
+ * One line of the perf table.
+ *
+ * @param size      nccl-tests' size column: bytes of the larger of a rank's input and output
+ * @param count     the count argument of the call (elements; per-rank block where there are blocks)
+ * @param type      the data type's name as printed
+ * @param redop     the reduction, or "none" for collectives that do not reduce
+ * @param root      the root, or -1 for collectives without one
+ * @param algorithm what the library chose for this size
+ * @param inPlace   null where the collective has no in-place form
+ */
+public record PerfRow(long size, long count, String type, String redop, int root, String algorithm,
+                      PerfColumn outOfPlace, PerfColumn inPlace) {
+}

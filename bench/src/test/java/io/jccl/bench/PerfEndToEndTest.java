@@ -1,0 +1,120 @@
+package io.jccl.bench;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Whole {@code jccl perf} runs in this JVM, read back from their table and their JSON. */
+class PerfEndToEndTest {
+    record Run(int status, String out, String err) {
+        /** The table's rows, split into their 13 columns. */
+        List<String[]> rows() {
+            List<String[]> rows = new ArrayList<>();
+            for (String line : out.split("\n")) {
+                if (!line.isBlank() && !line.startsWith("#")) {
+                    rows.add(line.trim().split("\\s+"));
+                }
+            }
+            return rows;
+        }
+    }
+
+    static Run run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @SuppressWarnings("unchecked")
+    @Test
+    void allReduceOfTwoRanksIsRightAtEverySize(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("perf.json");
+        Run r = run("perf", "allreduce", "-t", "2", "-b", "8", "-e", "1M", "-n", "2", "-w", "1", "-c", "1",
+                "--json", json.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("# memcpy").contains("# algorithm: ").contains("# Avg bus bandwidth : ")
+                .contains("# Out of bounds values : 0");
+        List<String[]> rows = r.rows();
+        assertThat(rows).hasSize(18);
+        long size = 8;
+        for (String[] row : rows) {
+            assertThat(row).as(String.join(" ", row)).hasSize(13);
+            assertThat(Long.parseLong(row[0])).isEqualTo(size);
+            assertThat(Long.parseLong(row[1])).isEqualTo(size / 4);
+            assertThat(row[2]).isEqualTo("float");
+            assertThat(row[3]).isEqualTo("sum");
+            assertThat(row[4]).isEqualTo("-1");
+            for (int half : new int[] {5, 9}) {
+                double time = Double.parseDouble(row[half]);
+                double algbw = Double.parseDouble(row[half + 1]);
+                double busbw = Double.parseDouble(row[half + 2]);
+                assertThat(time).isPositive();
+                // Two ranks: busbw = algbw * 2(n-1)/n = algbw (as printed, to the hundredth).
+                assertThat(busbw).isEqualTo(algbw);
+                assertThat(row[half + 3]).isEqualTo("0");
+            }
+            size *= 2;
+        }
+        Map<String, Object> report = (Map<String, Object>) MiniJson.parse(Files.readString(json));
+        assertThat((List<Object>) report.get("rows")).hasSize(18);
+        assertThat(report).containsEntry("outOfBounds", 0.0).containsEntry("collective", "allreduce");
+        assertThat((Double) report.get("memcpyGBps")).isPositive();
+    }
+
+    @Test
+    void allToAllHasNoInPlaceColumn() {
+        Run r = run("perf", "alltoall", "-t", "3", "-b", "1K", "-e", "4K", "-n", "1", "-w", "0", "-d", "int32");
+        assertThat(r.status()).as(r.err()).isZero();
+        List<String[]> rows = r.rows();
+        assertThat(rows).hasSize(3);
+        // 1 KiB of int32 over 3 ranks: 256 elements, 85 each, rounded to 4: 84 per block, 1008 bytes.
+        assertThat(rows.getFirst()[0]).isEqualTo("1008");
+        assertThat(rows.getFirst()[1]).isEqualTo("84");
+        assertThat(rows.getFirst()[3]).isEqualTo("none");
+        for (String[] row : rows) {
+            assertThat(row[8]).isEqualTo("0");
+            assertThat(List.of(row).subList(9, 13)).containsOnly("n/a");
+        }
+    }
+
+    @Test
+    void rootedAndPointToPointCollectivesCheckOut() {
+        for (String[] args : List.of(
+                new String[] {"perf", "gather", "-t", "3", "-r", "2", "-b", "4K", "-e", "4K", "-n", "1", "-w", "0"},
+                new String[] {"perf", "reduce", "-t", "3", "-r", "1", "-b", "4K", "-e", "4K", "-n", "1", "-w", "0", "-o", "max", "-d", "half"},
+                new String[] {"perf", "sendrecv", "-t", "1", "-b", "4K", "-e", "4K", "-n", "1", "-w", "0"},
+                new String[] {"perf", "reducescatter", "-t", "4", "-b", "4K", "-e", "4K", "-n", "1", "-w", "0", "-o", "avg", "-d", "bf16"})) {
+            Run r = run(args);
+            assertThat(r.status()).as(String.join(" ", args) + "\n" + r.out() + r.err()).isZero();
+            assertThat(r.rows()).hasSize(1);
+            assertThat(r.out()).contains("# Out of bounds values : 0");
+        }
+    }
+
+    @Test
+    void withoutTheCheckTheWrongColumnSaysSo() {
+        Run r = run("perf", "broadcast", "-t", "2", "-b", "64", "-e", "64", "-n", "1", "-w", "0", "-c", "0");
+        assertThat(r.status()).isZero();
+        assertThat(r.rows().getFirst()[8]).isEqualTo("N/A");
+        assertThat(r.rows().getFirst()[4]).isEqualTo("0");
+    }
+
+    @Test
+    void badOptionsExitWithTwoAndNameTheOption() {
+        Run r = run("perf", "allreduce", "-q", "1");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err().strip()).contains("-q").doesNotContain("\n");
+        assertThat(r.out()).isEmpty();
+    }
+}
