@@ -85,6 +85,8 @@ public final class PerfCommand {
                 sizeBytes.add(s.bytes());
                 algorithms.add(comms[0].algorithmFor(s.collective(), s.count(), s.type()));
             }
+            out.println("# JIT warm-up: " + options.jitWarmup() + " calls per form at " + sizes.getFirst().bytes()
+                    + " B before the sweep");
             out.print(PerfTable.header(options, memcpy, sizeBytes, algorithms, describe(config)));
             out.flush();
             List<Thread> threads = new ArrayList<>();
@@ -130,6 +132,7 @@ public final class PerfCommand {
         try (Arena arena = Arena.ofShared(); HostStream stream = new HostStream()) {
             MemorySegment sendBuf = arena.allocate(Math.max(1, bufferBytes), 64);
             MemorySegment recvBuf = arena.allocate(Math.max(1, bufferBytes), 64);
+            warmUpCompiler(comm, stream, sendBuf, recvBuf);
             for (int i = 0; i < sizes.size(); i++) {
                 PerfSizes s = sizes.get(i);
                 PerfColumn outOfPlace = measure(comm, stream, s, false, sendBuf, recvBuf);
@@ -156,6 +159,33 @@ public final class PerfCommand {
         }
     }
 
+
+    /** Most iterations one size is timed with, whatever -T asks. */
+    static final int MAX_TIMED_ITERS = 1_000_000;
+
+    /** Iterations of the current size, set by rank 0 before the barrier that starts the timing. */
+    private int timedIters;
+
+    private void warmUpCompiler(Communicator comm, HostStream stream, MemorySegment sendBuf, MemorySegment recvBuf)
+            throws Aborted {
+        PerfSizes smallest = sizes.getFirst();
+        for (boolean inPlace : CollectiveCall.hasInPlace(smallest.collective()) ? new boolean[] {false, true}
+                : new boolean[] {false}) {
+            CollectiveCall call = CollectiveCall.of(comm, smallest, options.op(), options.root(), inPlace, sendBuf, recvBuf);
+            // A GPU tool needs a few warm-up iterations per size; a JVM tool needs its hot paths
+            // through the JIT first (steady state came after some 50 000 small calls here). The
+            // same number on every rank, since each call is a collective.
+            for (int i = 0; i < options.jitWarmup(); i++) {
+                call.issue(stream);
+                if (i % 100 == 99) {
+                    stream.synchronize();
+                }
+            }
+            stream.synchronize();
+        }
+        await();
+    }
+
     /** One form of one size on one rank; every rank gets the same column (rank 0's is kept). */
     private PerfColumn measure(Communicator comm, HostStream stream, PerfSizes s, boolean inPlace,
                                MemorySegment sendBuf, MemorySegment recvBuf) throws Aborted {
@@ -175,18 +205,26 @@ public final class PerfCommand {
                 await();
             }
         }
+        long w0 = System.nanoTime();
         for (int w = 0; w < options.warmup(); w++) {
             call.issue(stream);
         }
         stream.synchronize();
+        if (rank == 0) {
+            // Rank 0 alone decides how many iterations to time, so that every rank runs as many.
+            double perCall = options.warmup() > 0 ? (System.nanoTime() - w0) / (double) options.warmup() : 0;
+            long wanted = perCall > 0 ? (long) Math.ceil(options.minMillis() * 1e6 / perCall) : 0;
+            timedIters = (int) Math.min(MAX_TIMED_ITERS, Math.max(options.iters(), wanted));
+        }
         await();
+        int iters = timedIters;
         long t0 = System.nanoTime();
-        for (int i = 0; i < options.iters(); i++) {
+        for (int i = 0; i < iters; i++) {
             call.issue(stream);
         }
         stream.synchronize();
         long elapsed = System.nanoTime() - t0;
-        micros[rank] = elapsed / 1e3 / options.iters();
+        micros[rank] = elapsed / 1e3 / iters;
         wrong[rank] = wrongHere;
         await();
         double slowest = 0;

@@ -14,11 +14,17 @@ import java.util.List;
  * latency end and the bandwidth end of the curve. {@code ranks} are threads of this JVM.
  *
  * @param minBytes  first size (-b); each next size is the previous times {@code stepFactor} (-f)
+ * @param minMillis least time the timed iterations of one size and mode take (-T): more than -n run
+ *                  when -n would be shorter (0: exactly -n). A JVM on few cores needs a few thousand
+ *                  calls to settle after the ranks meet at a barrier (threads woken onto one core,
+ *                  wake-ups from parks), where a GPU needs none; 20 small calls would time that.
+ * @param jitWarmup calls made before the sweep so that timing starts on compiled code (--jit_warmup)
  * @param check     how many checked runs precede the timing of each size and mode (-c; 0: none)
  * @param json      where to write the results as JSON (--json), or null
  */
 public record PerfOptions(Collective collective, int ranks, long minBytes, long maxBytes, int stepFactor,
-                          DataType type, RedOp op, int root, int iters, int warmup, int check, Path json) {
+                          DataType type, RedOp op, int root, int iters, int warmup, int minMillis, int jitWarmup,
+                          int check, Path json) {
 
     static final String USAGE = """
             usage: jccl perf COLLECTIVE [options]
@@ -32,6 +38,10 @@ public record PerfOptions(Collective collective, int ranks, long minBytes, long 
               -r, --root R           root of broadcast, reduce, gather, scatter (default 0)
               -n, --iters N          timed iterations per size (default 20)
               -w, --warmup_iters N   untimed iterations before them (default 5)
+              -T, --min_time MS      time each size for at least MS ms, running more than -n iterations
+                                     if needed, the same number on every rank (default 100; 0: exactly -n)
+                  --jit_warmup N     calls at the smallest size before the sweep, so that timing starts
+                                     on compiled code (default 50000)
               -c, --check N          checked runs before timing; 0 turns the check off (default 1)
                   --json FILE        also write the results as JSON
             Sizes are rounded down to whole elements (and per-rank blocks for allgather, reducescatter,
@@ -53,10 +63,12 @@ public record PerfOptions(Collective collective, int ranks, long minBytes, long 
         int root = 0;
         int iters = 20;
         int warmup = 5;
+        int minMillis = 100;
+        int jitWarmup = 50_000;
         int check = 1;
         Path json = null;
         while (r.hasNext()) {
-            String o = r.option("tbefdornwc");
+            String o = r.option("tbefdornwcT");
             switch (o) {
                 case "-t", "--nthreads" -> ranks = r.intValue(o, 1, 4096);
                 case "-b", "--minbytes" -> minBytes = r.bytesValue(o);
@@ -82,6 +94,8 @@ public record PerfOptions(Collective collective, int ranks, long minBytes, long 
                 case "-r", "--root" -> root = r.intValue(o, 0, Integer.MAX_VALUE);
                 case "-n", "--iters" -> iters = r.intValue(o, 1, Integer.MAX_VALUE);
                 case "-w", "--warmup_iters" -> warmup = r.intValue(o, 0, Integer.MAX_VALUE);
+                case "-T", "--min_time" -> minMillis = r.intValue(o, 0, 3_600_000);
+                case "--jit_warmup" -> jitWarmup = r.intValue(o, 0, Integer.MAX_VALUE);
                 case "-c", "--check" -> check = r.intValue(o, 0, Integer.MAX_VALUE);
                 case "--json" -> json = Path.of(r.value(o));
                 default -> throw r.unknown(o);
@@ -93,7 +107,8 @@ public record PerfOptions(Collective collective, int ranks, long minBytes, long 
         if (collective.rooted() && root >= ranks) {
             throw r.error("option -r: root " + root + " is not a rank of 0.." + (ranks - 1));
         }
-        return new PerfOptions(collective, ranks, minBytes, maxBytes, stepFactor, type, op, root, iters, warmup, check, json);
+        return new PerfOptions(collective, ranks, minBytes, maxBytes, stepFactor, type, op, root, iters, warmup, minMillis,
+                jitWarmup, check, json);
     }
 
     private static final String COLLECTIVES = "allreduce allgather reducescatter broadcast reduce alltoall gather scatter sendrecv";

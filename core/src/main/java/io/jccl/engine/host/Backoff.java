@@ -3,20 +3,31 @@ package io.jccl.engine.host;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * How a host thread waits for another: spin briefly (the answer is often nanoseconds away), then
- * yield (another rank may need this core: 8 ranks on 2 cores must still progress), then park with
- * a growing sleep. {@link #pause()} answers false once the wait has lasted past its deadline or
- * the domain was aborted, so the caller can fail with its own context. One per thread, reused.
+ * How a host thread waits for another. It spins while that pays: when the threads running
+ * operations in this process fit on its cores, for up to {@link #DEDICATED_SPIN_NANOS}, longer
+ * than a wake-up from a park takes (otherwise two ranks that ping-pong settle into waking each
+ * other from parks on every message, ~25x slower); when they do not fit (8 ranks on 2 cores), only
+ * briefly, since the awaited thread may need this very core. Then it parks with a growing sleep,
+ * registered on the FIFO it waits for so that the other side wakes it at once. It never yields:
+ * under Linux's CFS a yield often hands the core straight back, and two ranks sharing a core then
+ * took over a millisecond a message. {@link #pause()} answers false once the wait has lasted past
+ * its deadline or the domain was aborted, so that the caller can fail with its own context. One
+ * per thread, reused.
  */
 final class Backoff {
-    private static final int SPINS = 1024;
-    private static final int YIELDS = 64;
+    private static final long DEDICATED_SPIN_NANOS = 100_000;
+    private static final long SHARED_SPIN_NANOS = 2_000;
+    private static final long MIN_PARK_NANOS = 10_000;
     private static final long MAX_PARK_NANOS = 1_000_000;
+    private static final int CORES = Runtime.getRuntime().availableProcessors();
+    /** Threads of this process running an operation's lane right now. */
+    private static final java.util.concurrent.atomic.AtomicInteger RUNNERS = new java.util.concurrent.atomic.AtomicInteger();
 
     private final long timeoutNanos;
     private final HostDomain domain;
     private int iteration;
     private long startNanos;
+    private long spinNanos;
     private long parkNanos;
 
     Backoff(long timeoutNanos, HostDomain domain) {
@@ -24,11 +35,25 @@ final class Backoff {
         this.domain = domain;
     }
 
+    /** Counts the calling thread as running a lane until {@link #stopRunning()}. */
+    static void startRunning() {
+        RUNNERS.incrementAndGet();
+    }
+
+    static void stopRunning() {
+        RUNNERS.decrementAndGet();
+    }
+
     /** Starts a new wait. */
     void reset() {
         iteration = 0;
         startNanos = 0;
-        parkNanos = 1_000;
+        parkNanos = MIN_PARK_NANOS;
+    }
+
+    /** Whether the wait has reached its parking phase. */
+    private boolean parking() {
+        return startNanos != 0 && System.nanoTime() - startNanos > spinNanos;
     }
 
     /**
@@ -36,7 +61,7 @@ final class Backoff {
      * other side's publish or release wakes it at once (the timed park bounds a missed wake).
      */
     boolean pause(Fifo f, boolean forData) {
-        if (iteration < SPINS + YIELDS) {
+        if (!parking()) {
             return pause();
         }
         Thread me = Thread.currentThread();
@@ -46,6 +71,11 @@ final class Backoff {
             f.roomWaiter = me;
         }
         try {
+            // Check again once registered: the other side may have published just before it
+            // could see this thread, and would not wake it.
+            if (forData ? f.hasData() : f.hasRoom()) {
+                return true;
+            }
             return pause();
         } finally {
             if (forData) {
@@ -59,18 +89,20 @@ final class Backoff {
     /** Waits a little; false when the wait is over its deadline or the domain was aborted. */
     boolean pause() {
         int i = iteration++;
-        if (i < SPINS) {
+        if (i < 64) {
             Thread.onSpinWait();
             return true;
         }
-        if (i == SPINS) {
-            startNanos = System.nanoTime();
+        long now = System.nanoTime();
+        if (startNanos == 0) {
+            startNanos = now;
+            spinNanos = RUNNERS.get() <= CORES ? DEDICATED_SPIN_NANOS : SHARED_SPIN_NANOS;
         }
-        if ((i & 7) == 0 && (domain.aborted() || System.nanoTime() - startNanos > timeoutNanos)) {
+        if ((i & 7) == 0 && (domain.aborted() || now - startNanos > timeoutNanos)) {
             return false;
         }
-        if (i < SPINS + YIELDS) {
-            Thread.yield();
+        if (now - startNanos <= spinNanos) {
+            Thread.onSpinWait();
         } else {
             LockSupport.parkNanos(parkNanos);
             parkNanos = Math.min(MAX_PARK_NANOS, parkNanos * 2);

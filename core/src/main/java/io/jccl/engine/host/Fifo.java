@@ -80,8 +80,10 @@ final class Fifo {
         refSegment[slot] = segment;
         refOffset[slot] = offset;
         mem.set(ValueLayout.JAVA_LONG, SIZES + slot * 8L, bytes);
-        // The release store orders the plain writes above before the receiver's acquire of tail.
-        LONG.setRelease(mem, TAIL, t + 1);
+        // A volatile store: it orders the plain writes above before the receiver's acquire of tail,
+        // and (a full fence) the read of dataWaiter below after it, so that a receiver that
+        // registered and then saw no data is always woken.
+        LONG.setVolatile(mem, TAIL, t + 1);
         Thread w = dataWaiter;
         if (w != null) {
             LockSupport.unpark(w);
@@ -118,7 +120,8 @@ final class Fifo {
 
     /** Receiver: frees the slot of the consumed message. */
     void release() {
-        LONG.setRelease(mem, HEAD, head() + 1);
+        // Volatile for the same reason as the tail in publish: roomWaiter is read after it.
+        LONG.setVolatile(mem, HEAD, head() + 1);
         Thread w = roomWaiter;
         if (w != null) {
             LockSupport.unpark(w);

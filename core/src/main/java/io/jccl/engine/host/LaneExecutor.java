@@ -40,6 +40,15 @@ final class LaneExecutor {
     }
 
     void run(Work w) {
+        Backoff.startRunning();
+        try {
+            runSteps(w);
+        } finally {
+            Backoff.stopRunning();
+        }
+    }
+
+    private void runSteps(Work w) {
         int rank = comm.rank();
         long tile = 0;
         refCount = 0;

@@ -11,11 +11,23 @@ import java.util.concurrent.locks.LockSupport;
  * The ordered, asynchronous queue behind a host stream. Tasks run one at a time in order, by
  * whichever thread claims the queue first: the stream's own thread (so work progresses while the
  * caller does something else) or the caller itself inside {@link #synchronize()} (so a caller that
- * waits right away pays no thread hand-off). The stream's thread leaves a fresh task alone for a
- * short grace period to let such a caller take it.
+ * waits right away pays no thread hand-off). The stream's thread takes the queue only once the
+ * caller has stopped issuing for {@link #GRACE_NANOS}, or once a task has waited
+ * {@link #MAX_DEFER_NANOS}: a caller still issuing a batch then runs it itself in synchronize(),
+ * instead of competing for the cores with the thread that runs it (on 2 cores, 2 ranks with 2
+ * busy threads each were several times slower).
  */
 public final class StreamRunner implements AutoCloseable {
     private static final long GRACE_NANOS = 50_000;
+    /**
+     * Tasks a stream holds before {@link #enqueue} waits: a caller that issues thousands of calls
+     * while the stream's thread runs them keeps two busy threads per rank, and on few cores a
+     * waiting lane's yield then hands its core to the issuing thread for a whole time slice (a
+     * CUDA stream's launch queue is bounded for the same kind of reason). The issuing thread only
+     * parks: running the tasks itself could deadlock a thread that drives several ranks.
+     */
+    static final int MAX_PENDING = 128;
+    private static final long MAX_DEFER_NANOS = 1_000_000;
     private static final long DEEP_IDLE_NANOS = 20_000_000;
 
     private record Task(Runnable body, long enqueuedNanos) {
@@ -26,7 +38,13 @@ public final class StreamRunner implements AutoCloseable {
     private final Thread thread;
     private volatile boolean parked;
     private volatile boolean closed;
+    /** A thread parked in {@link #synchronize()}: woken by whichever thread finishes running the queue. */
+    private volatile Thread syncWaiter;
     private volatile Throwable failure;
+    private volatile long lastEnqueueNanos;
+    private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
+    /** A thread parked in {@link #enqueue} until the queue shrinks. */
+    private volatile Thread enqueueWaiter;
 
     public StreamRunner(String name) {
         thread = Thread.ofPlatform().name(name).daemon().unstarted(this::loop);
@@ -42,17 +60,45 @@ public final class StreamRunner implements AutoCloseable {
         if (closed) {
             throw new JcclException(ErrorCode.INVALID_USAGE, JcclException.NO_RANK, "the stream is closed");
         }
-        queue.add(new Task(body, System.nanoTime()));
+        if (pending.get() >= MAX_PENDING) {
+            awaitRoom();
+        }
+        long now = System.nanoTime();
+        lastEnqueueNanos = now;
+        pending.incrementAndGet();
+        queue.add(new Task(body, now));
         if (parked) {
             LockSupport.unpark(thread);
+        }
+    }
+
+    private void awaitRoom() {
+        Thread me = Thread.currentThread();
+        // Until the queue is empty: the caller then issues the next burst while the stream's thread
+        // waits out its grace period, so the two alternate instead of competing for the cores.
+        while (pending.get() > 0) {
+            enqueueWaiter = me;
+            // This thread is about to sleep: the stream's thread must run the queue now, even if
+            // it is in a timed sleep (where enqueue does not wake it).
+            LockSupport.unpark(thread);
+            if (pending.get() > 0) {
+                LockSupport.parkNanos(1_000_000);
+            }
+            enqueueWaiter = null;
         }
     }
 
     /** Runs every queued task if no other thread is running them; false if one is. */
     private boolean drain(boolean graceful) {
         Task head = queue.peek();
-        if (head == null || (graceful && System.nanoTime() - head.enqueuedNanos() < GRACE_NANOS)) {
+        if (head == null) {
             return false;
+        }
+        if (graceful) {
+            long now = System.nanoTime();
+            if (now - lastEnqueueNanos < GRACE_NANOS && now - head.enqueuedNanos() < MAX_DEFER_NANOS) {
+                return false;
+            }
         }
         if (!running.compareAndSet(false, true)) {
             return false;
@@ -67,9 +113,19 @@ public final class StreamRunner implements AutoCloseable {
                         failure = e;
                     }
                 }
+                if (pending.decrementAndGet() == 0) {
+                    Thread w = enqueueWaiter;
+                    if (w != null) {
+                        LockSupport.unpark(w);
+                    }
+                }
             }
         } finally {
             running.set(false);
+            Thread w = syncWaiter;
+            if (w != null && w != Thread.currentThread()) {
+                LockSupport.unpark(w);
+            }
         }
         return true;
     }
@@ -82,7 +138,6 @@ public final class StreamRunner implements AutoCloseable {
     /** Waits until every task issued so far has run; rethrows the first failure since the last call. */
     public void synchronize() {
         int spins = 0;
-        long park = 1_000;
         while (true) {
             drain(false);
             if (queue.isEmpty() && !running.get()) {
@@ -90,12 +145,15 @@ public final class StreamRunner implements AutoCloseable {
             }
             if (++spins < 256) {
                 Thread.onSpinWait();
-            } else if (spins < 320) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(park);
-                park = Math.min(park * 2, 1_000_000);
+                continue;
             }
+            // Another thread (the stream's own) is running the queue: sleep until it is done
+            // instead of spinning on a core it may need; its drain wakes this thread.
+            syncWaiter = Thread.currentThread();
+            if (!queue.isEmpty() || running.get()) {
+                LockSupport.parkNanos(1_000_000);
+            }
+            syncWaiter = null;
         }
         Throwable f = failure;
         if (f != null) {
@@ -114,6 +172,18 @@ public final class StreamRunner implements AutoCloseable {
             if (drain(true)) {
                 idleSince = System.nanoTime();
                 park = GRACE_NANOS / 4;
+                continue;
+            }
+            if (!queue.isEmpty()) {
+                if (running.get()) {
+                    // Another thread runs the queue: look again later, less and less often.
+                    LockSupport.parkNanos(park);
+                    park = Math.min(park * 2, 1_000_000);
+                } else {
+                    // Tasks in their grace period: take them as soon as it ends.
+                    LockSupport.parkNanos(GRACE_NANOS / 4);
+                }
+                idleSince = System.nanoTime();
                 continue;
             }
             if (System.nanoTime() - idleSince < DEEP_IDLE_NANOS) {
