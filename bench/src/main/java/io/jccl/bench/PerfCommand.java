@@ -85,8 +85,8 @@ public final class PerfCommand {
                 sizeBytes.add(s.bytes());
                 algorithms.add(comms[0].algorithmFor(s.collective(), s.count(), s.type()));
             }
-            out.println("# JIT warm-up: " + options.jitWarmup() + " calls per form at " + sizes.getFirst().bytes()
-                    + " B before the sweep");
+            out.println("# JIT warm-up: " + options.jitWarmup() + " calls spread over the sizes up to "
+                    + JIT_WARMUP_MAX_BYTES + " B before the sweep");
             out.print(PerfTable.header(options, memcpy, sizeBytes, algorithms, describe(config)));
             out.flush();
             List<Thread> threads = new ArrayList<>();
@@ -160,6 +160,15 @@ public final class PerfCommand {
     }
 
 
+    /**
+     * Timed calls between two synchronizations. nccl-tests issues all its iterations, then waits;
+     * on a host stream, synchronize() runs the queued calls on the calling thread, so each rank's
+     * work stays on one thread instead of passing between the caller and the stream's thread
+     * (with thousands of calls queued, that hand-off made small calls 10-50x slower on 2 cores).
+     * The synchronizations are inside the timed region.
+     */
+    static final int SYNC_EVERY = 64;
+
     /** Most iterations one size is timed with, whatever -T asks. */
     static final int MAX_TIMED_ITERS = 1_000_000;
 
@@ -168,23 +177,35 @@ public final class PerfCommand {
 
     private void warmUpCompiler(Communicator comm, HostStream stream, MemorySegment sendBuf, MemorySegment recvBuf)
             throws Aborted {
-        PerfSizes smallest = sizes.getFirst();
-        for (boolean inPlace : CollectiveCall.hasInPlace(smallest.collective()) ? new boolean[] {false, true}
-                : new boolean[] {false}) {
-            CollectiveCall call = CollectiveCall.of(comm, smallest, options.op(), options.root(), inPlace, sendBuf, recvBuf);
-            // A GPU tool needs a few warm-up iterations per size; a JVM tool needs its hot paths
-            // through the JIT first (steady state came after some 50 000 small calls here). The
-            // same number on every rank, since each call is a collective.
-            for (int i = 0; i < options.jitWarmup(); i++) {
-                call.issue(stream);
-                if (i % 100 == 99) {
-                    stream.synchronize();
+        // A GPU tool needs a few warm-up iterations per size; a JVM tool needs its hot paths
+        // through the JIT first (steady state came after some 50 000 small calls here), and at
+        // several sizes: code compiled while every chunk held one element is thrown away at the
+        // first larger one, and large calls take other paths (by-reference messages). The calls are
+        // spread over the sweep's sizes up to 1 MiB, the same number on every rank, since each call
+        // is a collective.
+        List<PerfSizes> small = sizes.stream().filter(x -> x.bytes() <= JIT_WARMUP_MAX_BYTES).toList();
+        if (small.isEmpty()) {
+            small = List.of(sizes.getFirst());
+        }
+        int perSize = Math.max(1, options.jitWarmup() / small.size());
+        for (PerfSizes size : small) {
+            for (boolean inPlace : CollectiveCall.hasInPlace(size.collective()) ? new boolean[] {false, true}
+                    : new boolean[] {false}) {
+                CollectiveCall call = CollectiveCall.of(comm, size, options.op(), options.root(), inPlace, sendBuf, recvBuf);
+                for (int i = 0; i < perSize / 2 + 1; i++) {
+                    call.issue(stream);
+                    if (i % SYNC_EVERY == SYNC_EVERY - 1) {
+                        stream.synchronize();
+                    }
                 }
+                stream.synchronize();
             }
-            stream.synchronize();
         }
         await();
     }
+
+    /** Largest size the JIT warm-up uses. */
+    static final long JIT_WARMUP_MAX_BYTES = 1 << 20;
 
     /** One form of one size on one rank; every rank gets the same column (rank 0's is kept). */
     private PerfColumn measure(Communicator comm, HostStream stream, PerfSizes s, boolean inPlace,
@@ -221,6 +242,9 @@ public final class PerfCommand {
         long t0 = System.nanoTime();
         for (int i = 0; i < iters; i++) {
             call.issue(stream);
+            if (i % SYNC_EVERY == SYNC_EVERY - 1) {
+                stream.synchronize();
+            }
         }
         stream.synchronize();
         long elapsed = System.nanoTime() - t0;

@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
  * per thread, reused.
  */
 final class Backoff {
-    private static final long DEDICATED_SPIN_NANOS = 100_000;
+    private static final long DEDICATED_SPIN_NANOS = 20_000;
     private static final long SHARED_SPIN_NANOS = 2_000;
     private static final long MIN_PARK_NANOS = 10_000;
     private static final long MAX_PARK_NANOS = 1_000_000;
@@ -28,6 +28,7 @@ final class Backoff {
     private int iteration;
     private long startNanos;
     private long spinNanos;
+    private boolean dedicated;
     private long parkNanos;
 
     Backoff(long timeoutNanos, HostDomain domain) {
@@ -53,7 +54,7 @@ final class Backoff {
 
     /** Whether the wait has reached its parking phase. */
     private boolean parking() {
-        return startNanos != 0 && System.nanoTime() - startNanos > spinNanos;
+        return startNanos != 0 && !dedicated && System.nanoTime() - startNanos > spinNanos;
     }
 
     /**
@@ -96,13 +97,16 @@ final class Backoff {
         long now = System.nanoTime();
         if (startNanos == 0) {
             startNanos = now;
-            spinNanos = RUNNERS.get() <= CORES ? DEDICATED_SPIN_NANOS : SHARED_SPIN_NANOS;
+            dedicated = RUNNERS.get() <= CORES;
+            spinNanos = dedicated ? DEDICATED_SPIN_NANOS : SHARED_SPIN_NANOS;
         }
         if ((i & 7) == 0 && (domain.aborted() || now - startNanos > timeoutNanos)) {
             return false;
         }
         if (now - startNanos <= spinNanos) {
             Thread.onSpinWait();
+        } else if (dedicated) {
+            Thread.yield();
         } else {
             LockSupport.parkNanos(parkNanos);
             parkNanos = Math.min(MAX_PARK_NANOS, parkNanos * 2);

@@ -23,7 +23,11 @@ final class LaneExecutor {
     private final HostComm comm;
     private final int lane;
     private final Backoff backoff;
-    /** Messages at least this large go by reference when their data sits in a stable user region. */
+    /**
+     * Messages at least this large go by reference when their data sits in a stable user region.
+     * Chosen by measurement (2 ranks on 2 cores, all-reduce, medians of 3 sweeps): 64 KiB beat
+     * 256 KiB and never from 128 KiB to 32 MiB; the copy wins only for smaller messages.
+     */
     static final long REFERENCE_MIN_BYTES = 64 << 10;
 
     private Fifo[] recv = new Fifo[4];
