@@ -3,16 +3,21 @@ package io.jccl.engine.host;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * How a host thread waits for another. It spins while that pays: when the threads running
- * operations in this process fit on its cores, for up to {@link #DEDICATED_SPIN_NANOS}, longer
- * than a wake-up from a park takes (otherwise two ranks that ping-pong settle into waking each
- * other from parks on every message, ~25x slower); when they do not fit (8 ranks on 2 cores), only
- * briefly, since the awaited thread may need this very core. Then it parks with a growing sleep,
- * registered on the FIFO it waits for so that the other side wakes it at once. It never yields:
- * under Linux's CFS a yield often hands the core straight back, and two ranks sharing a core then
- * took over a millisecond a message. {@link #pause()} answers false once the wait has lasted past
- * its deadline or the domain was aborted, so that the caller can fail with its own context. One
- * per thread, reused.
+ * How a host thread waits for another, by whether the threads running operations in this process
+ * fit on its cores:
+ * <ul>
+ * <li>They fit (2 ranks on 2 cores): spin for {@link #DEDICATED_SPIN_NANOS}, then yield, never
+ * park. A park hands the wake-up to the peer, and Linux places a woken thread on its waker's core:
+ * two ranks that ping-pong then end up sharing one core, and stay so, waking each other on every
+ * message (25-50x slower). Yielding keeps both runnable, so the scheduler can see the imbalance
+ * and move one to the idle core.</li>
+ * <li>They do not fit (8 ranks on 2 cores): spin only {@link #SHARED_SPIN_NANOS}, then park with a
+ * growing sleep, registered on the FIFO it waits for so that the other side wakes it at once:
+ * the awaited thread may need this very core, and under Linux's CFS a yield often hands the core
+ * straight back (two ranks on one core then took over a millisecond a message).</li>
+ * </ul>
+ * {@link #pause()} answers false once the wait has lasted past its deadline or the domain was
+ * aborted, so that the caller can fail with its own context. One per thread, reused.
  */
 final class Backoff {
     private static final long DEDICATED_SPIN_NANOS = 20_000;
