@@ -85,8 +85,8 @@ public final class PerfCommand {
                 sizeBytes.add(s.bytes());
                 algorithms.add(comms[0].algorithmFor(s.collective(), s.count(), s.type()));
             }
-            out.println("# JIT warm-up: " + options.jitWarmup() + " calls spread over the sizes up to "
-                    + JIT_WARMUP_MAX_BYTES + " B before the sweep");
+            out.println("# JIT warm-up: " + options.jitWarmup() + " calls spread over sizes from 8 B to "
+                    + Math.min(JIT_WARMUP_MAX_BYTES, options.maxBytes()) + " B before the sweep");
             out.print(PerfTable.header(options, memcpy, sizeBytes, algorithms, describe(config)));
             out.flush();
             List<Thread> threads = new ArrayList<>();
@@ -181,11 +181,18 @@ public final class PerfCommand {
         // through the JIT first (steady state came after some 50 000 small calls here), and at
         // several sizes: code compiled while every chunk held one element is thrown away at the
         // first larger one, and large calls take other paths (by-reference messages). The calls are
-        // spread over the sweep's sizes up to 1 MiB, the same number on every rank, since each call
-        // is a collective.
-        List<PerfSizes> small = sizes.stream().filter(x -> x.bytes() <= JIT_WARMUP_MAX_BYTES).toList();
+        // spread over sizes from 8 B to 1 MiB (at most the sweep's largest), whatever sizes the
+        // sweep itself has; the same number on every rank, since each call is a collective.
+        List<PerfSizes> small = new ArrayList<>();
+        long cap = Math.min(JIT_WARMUP_MAX_BYTES, options.maxBytes());
+        for (long b = 8; b <= cap; b *= 4) {
+            PerfSizes x = PerfSizes.of(options.collective(), options.type(), options.ranks(), b);
+            if (x.count() > 0 && small.stream().noneMatch(y -> y.bytes() == x.bytes())) {
+                small.add(x);
+            }
+        }
         if (small.isEmpty()) {
-            small = List.of(sizes.getFirst());
+            small.add(sizes.getFirst());
         }
         int perSize = Math.max(1, options.jitWarmup() / small.size());
         for (PerfSizes size : small) {
