@@ -5,7 +5,6 @@ import io.jccl.plan.Collective;
 import io.jccl.plan.Link;
 import io.jccl.plan.Plan;
 import io.jccl.plan.Region;
-import io.jccl.plan.Schedule;
 import io.jccl.plan.Step;
 import io.jccl.topo.Channels;
 
@@ -25,23 +24,16 @@ final class DirectGenerators {
         int n = call.nranks();
         int lanes = ch.count();
         long count = call.count();
-        long tile = Math.multiplyExact(maxMessage, (long) lanes);
-        return Plan.tiled(Algorithm.DIRECT.id(), Collective.ALL_TO_ALL, n, lanes, count, tile, tc -> {
-            Schedule.Builder b = new Schedule.Builder(n, lanes);
-            for (int c = 0; c < lanes; c++) {
-                long ps = Split.start(tc, lanes, c);
-                long pl = Split.size(tc, lanes, c);
-                for (int r = 0; r < n; r++) {
-                    b.add(r, c, Step.localCopy(Region.input(r * count + ps, pl), Region.output(r * count + ps, pl), false));
-                    for (int s = 1; s < n; s++) {
-                        int to = (r + s) % n;
-                        int from = (r - s + n) % n;
-                        b.add(r, c, Step.send(Region.input(to * count + ps, pl), new Link(to, c)));
-                        b.add(r, c, Step.recv(new Link(from, c), Region.output(from * count + ps, pl)));
-                    }
+        return Tiles.perLane(Algorithm.DIRECT, Collective.ALL_TO_ALL, call, lanes, maxMessage, (b, c, ps, pl) -> {
+            for (int r = 0; r < n; r++) {
+                b.add(r, c, Step.localCopy(Region.input(r * count + ps, pl), Region.output(r * count + ps, pl), false));
+                for (int s = 1; s < n; s++) {
+                    int to = (r + s) % n;
+                    int from = (r - s + n) % n;
+                    b.add(r, c, Step.send(Region.input(to * count + ps, pl), new Link(to, c)));
+                    b.add(r, c, Step.recv(new Link(from, c), Region.output(from * count + ps, pl)));
                 }
             }
-            return b.build();
         });
     }
 
@@ -51,24 +43,17 @@ final class DirectGenerators {
         int lanes = ch.count();
         int root = call.root();
         long count = call.count();
-        long tile = Math.multiplyExact(maxMessage, (long) lanes);
-        return Plan.tiled(Algorithm.DIRECT.id(), Collective.GATHER, n, lanes, count, tile, tc -> {
-            Schedule.Builder b = new Schedule.Builder(n, lanes);
-            for (int c = 0; c < lanes; c++) {
-                long ps = Split.start(tc, lanes, c);
-                long pl = Split.size(tc, lanes, c);
-                for (int r = 0; r < n; r++) {
-                    if (r != root) {
-                        b.add(r, c, Step.send(Region.input(ps, pl), new Link(root, c)));
-                    }
-                }
-                b.add(root, c, Step.localCopy(Region.input(ps, pl), Region.output(root * count + ps, pl), false));
-                for (int s = 1; s < n; s++) {
-                    int from = (root + s) % n;
-                    b.add(root, c, Step.recv(new Link(from, c), Region.output(from * count + ps, pl)));
+        return Tiles.perLane(Algorithm.DIRECT, Collective.GATHER, call, lanes, maxMessage, (b, c, ps, pl) -> {
+            for (int r = 0; r < n; r++) {
+                if (r != root) {
+                    b.add(r, c, Step.send(Region.input(ps, pl), new Link(root, c)));
                 }
             }
-            return b.build();
+            b.add(root, c, Step.localCopy(Region.input(ps, pl), Region.output(root * count + ps, pl), false));
+            for (int s = 1; s < n; s++) {
+                int from = (root + s) % n;
+                b.add(root, c, Step.recv(new Link(from, c), Region.output(from * count + ps, pl)));
+            }
         });
     }
 
@@ -78,20 +63,13 @@ final class DirectGenerators {
         int lanes = ch.count();
         int root = call.root();
         long count = call.count();
-        long tile = Math.multiplyExact(maxMessage, (long) lanes);
-        return Plan.tiled(Algorithm.DIRECT.id(), Collective.SCATTER, n, lanes, count, tile, tc -> {
-            Schedule.Builder b = new Schedule.Builder(n, lanes);
-            for (int c = 0; c < lanes; c++) {
-                long ps = Split.start(tc, lanes, c);
-                long pl = Split.size(tc, lanes, c);
-                for (int s = 1; s < n; s++) {
-                    int to = (root + s) % n;
-                    b.add(root, c, Step.send(Region.input(to * count + ps, pl), new Link(to, c)));
-                    b.add(to, c, Step.recv(new Link(root, c), Region.output(ps, pl)));
-                }
-                b.add(root, c, Step.localCopy(Region.input(root * count + ps, pl), Region.output(ps, pl), false));
+        return Tiles.perLane(Algorithm.DIRECT, Collective.SCATTER, call, lanes, maxMessage, (b, c, ps, pl) -> {
+            for (int s = 1; s < n; s++) {
+                int to = (root + s) % n;
+                b.add(root, c, Step.send(Region.input(to * count + ps, pl), new Link(to, c)));
+                b.add(to, c, Step.recv(new Link(root, c), Region.output(ps, pl)));
             }
-            return b.build();
+            b.add(root, c, Step.localCopy(Region.input(root * count + ps, pl), Region.output(ps, pl), false));
         });
     }
 }

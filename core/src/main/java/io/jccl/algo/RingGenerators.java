@@ -5,7 +5,6 @@ import io.jccl.plan.Collective;
 import io.jccl.plan.Link;
 import io.jccl.plan.Plan;
 import io.jccl.plan.Region;
-import io.jccl.plan.Schedule;
 import io.jccl.plan.Step;
 import io.jccl.topo.Channels;
 import io.jccl.topo.Ring;
@@ -24,34 +23,28 @@ final class RingGenerators {
     static Plan allReduce(Call call, Channels ch, long maxMessage) {
         int n = call.nranks();
         int lanes = ch.count();
-        long tile = Math.multiplyExact(maxMessage, (long) n * lanes);
-        return Plan.tiled(Algorithm.RING.id(), Collective.ALL_REDUCE, n, lanes, call.count(), tile, tc -> {
-            Schedule.Builder b = new Schedule.Builder(n, lanes);
-            for (int c = 0; c < lanes; c++) {
-                Ring ring = ch.ring(c);
-                long ps = Split.start(tc, lanes, c);
-                long pl = Split.size(tc, lanes, c);
-                for (int p = 0; p < n; p++) {
-                    int rank = ring.at(p);
-                    if (n == 1) {
-                        b.add(rank, c, Step.localCopy(Region.input(ps, pl), Region.output(ps, pl), true));
-                        continue;
-                    }
-                    Link prev = new Link(ring.at(p - 1), c);
-                    List<Link> next = List.of(new Link(ring.at(p + 1), c));
-                    b.add(rank, c, Step.send(chunk(true, ps, pl, n, p - 1), next.get(0)));
-                    for (int j = 2; j < n; j++) {
-                        b.add(rank, c, Step.recvReduceSend(List.of(prev), chunk(true, ps, pl, n, p - j), next));
-                    }
-                    b.add(rank, c, Step.recvReduceCopySend(List.of(prev), chunk(true, ps, pl, n, p),
-                            chunk(false, ps, pl, n, p), next, true));
-                    for (int j = 1; j < n - 1; j++) {
-                        b.add(rank, c, Step.recvCopySend(prev, chunk(false, ps, pl, n, p - j), next));
-                    }
-                    b.add(rank, c, Step.recv(prev, chunk(false, ps, pl, n, p + 1)));
+        return Tiles.perLane(Algorithm.RING, Collective.ALL_REDUCE, call, lanes, Math.multiplyExact(maxMessage, (long) n),
+                (b, c, ps, pl) -> {
+            Ring ring = ch.ring(c);
+            for (int p = 0; p < n; p++) {
+                int rank = ring.at(p);
+                if (n == 1) {
+                    b.add(rank, c, Step.localCopy(Region.input(ps, pl), Region.output(ps, pl), true));
+                    continue;
                 }
+                Link prev = new Link(ring.at(p - 1), c);
+                List<Link> next = List.of(new Link(ring.at(p + 1), c));
+                b.add(rank, c, Step.send(chunk(true, ps, pl, n, p - 1), next.get(0)));
+                for (int j = 2; j < n; j++) {
+                    b.add(rank, c, Step.recvReduceSend(List.of(prev), chunk(true, ps, pl, n, p - j), next));
+                }
+                b.add(rank, c, Step.recvReduceCopySend(List.of(prev), chunk(true, ps, pl, n, p),
+                        chunk(false, ps, pl, n, p), next, true));
+                for (int j = 1; j < n - 1; j++) {
+                    b.add(rank, c, Step.recvCopySend(prev, chunk(false, ps, pl, n, p - j), next));
+                }
+                b.add(rank, c, Step.recv(prev, chunk(false, ps, pl, n, p + 1)));
             }
-            return b.build();
         });
     }
 
@@ -68,30 +61,23 @@ final class RingGenerators {
         int n = call.nranks();
         int lanes = ch.count();
         long count = call.count();
-        long tile = Math.multiplyExact(maxMessage, (long) lanes);
-        return Plan.tiled(Algorithm.RING.id(), Collective.ALL_GATHER, n, lanes, count, tile, tc -> {
-            Schedule.Builder b = new Schedule.Builder(n, lanes);
-            for (int c = 0; c < lanes; c++) {
-                Ring ring = ch.ring(c);
-                long ps = Split.start(tc, lanes, c);
-                long pl = Split.size(tc, lanes, c);
-                for (int p = 0; p < n; p++) {
-                    int rank = ring.at(p);
-                    Region own = Region.output(rank * count + ps, pl);
-                    if (n == 1) {
-                        b.add(rank, c, Step.localCopy(Region.input(ps, pl), own, false));
-                        continue;
-                    }
-                    Link prev = new Link(ring.at(p - 1), c);
-                    List<Link> next = List.of(new Link(ring.at(p + 1), c));
-                    b.add(rank, c, Step.copySend(Region.input(ps, pl), own, next));
-                    for (int j = 1; j < n - 1; j++) {
-                        b.add(rank, c, Step.recvCopySend(prev, Region.output(ring.at(p - j) * count + ps, pl), next));
-                    }
-                    b.add(rank, c, Step.recv(prev, Region.output(ring.at(p + 1) * count + ps, pl)));
+        return Tiles.perLane(Algorithm.RING, Collective.ALL_GATHER, call, lanes, maxMessage, (b, c, ps, pl) -> {
+            Ring ring = ch.ring(c);
+            for (int p = 0; p < n; p++) {
+                int rank = ring.at(p);
+                Region own = Region.output(rank * count + ps, pl);
+                if (n == 1) {
+                    b.add(rank, c, Step.localCopy(Region.input(ps, pl), own, false));
+                    continue;
                 }
+                Link prev = new Link(ring.at(p - 1), c);
+                List<Link> next = List.of(new Link(ring.at(p + 1), c));
+                b.add(rank, c, Step.copySend(Region.input(ps, pl), own, next));
+                for (int j = 1; j < n - 1; j++) {
+                    b.add(rank, c, Step.recvCopySend(prev, Region.output(ring.at(p - j) * count + ps, pl), next));
+                }
+                b.add(rank, c, Step.recv(prev, Region.output(ring.at(p + 1) * count + ps, pl)));
             }
-            return b.build();
         });
     }
 
@@ -100,31 +86,24 @@ final class RingGenerators {
         int n = call.nranks();
         int lanes = ch.count();
         long count = call.count();
-        long tile = Math.multiplyExact(maxMessage, (long) lanes);
-        return Plan.tiled(Algorithm.RING.id(), Collective.REDUCE_SCATTER, n, lanes, count, tile, tc -> {
-            Schedule.Builder b = new Schedule.Builder(n, lanes);
-            for (int c = 0; c < lanes; c++) {
-                Ring ring = ch.ring(c);
-                long ps = Split.start(tc, lanes, c);
-                long pl = Split.size(tc, lanes, c);
-                for (int p = 0; p < n; p++) {
-                    int rank = ring.at(p);
-                    Region out = Region.output(ps, pl);
-                    Region own = Region.input(rank * count + ps, pl);
-                    if (n == 1) {
-                        b.add(rank, c, Step.localCopy(own, out, true));
-                        continue;
-                    }
-                    List<Link> prev = List.of(new Link(ring.at(p - 1), c));
-                    List<Link> next = List.of(new Link(ring.at(p + 1), c));
-                    b.add(rank, c, Step.send(Region.input(ring.at(p - 1) * count + ps, pl), next.get(0)));
-                    for (int j = 2; j < n; j++) {
-                        b.add(rank, c, Step.recvReduceSend(prev, Region.input(ring.at(p - j) * count + ps, pl), next));
-                    }
-                    b.add(rank, c, Step.recvReduceCopy(prev, own, out, true));
+        return Tiles.perLane(Algorithm.RING, Collective.REDUCE_SCATTER, call, lanes, maxMessage, (b, c, ps, pl) -> {
+            Ring ring = ch.ring(c);
+            for (int p = 0; p < n; p++) {
+                int rank = ring.at(p);
+                Region out = Region.output(ps, pl);
+                Region own = Region.input(rank * count + ps, pl);
+                if (n == 1) {
+                    b.add(rank, c, Step.localCopy(own, out, true));
+                    continue;
                 }
+                List<Link> prev = List.of(new Link(ring.at(p - 1), c));
+                List<Link> next = List.of(new Link(ring.at(p + 1), c));
+                b.add(rank, c, Step.send(Region.input(ring.at(p - 1) * count + ps, pl), next.get(0)));
+                for (int j = 2; j < n; j++) {
+                    b.add(rank, c, Step.recvReduceSend(prev, Region.input(ring.at(p - j) * count + ps, pl), next));
+                }
+                b.add(rank, c, Step.recvReduceCopy(prev, own, out, true));
             }
-            return b.build();
         });
     }
 
@@ -132,33 +111,26 @@ final class RingGenerators {
     static Plan broadcast(Call call, Channels ch, long maxMessage) {
         int n = call.nranks();
         int lanes = ch.count();
-        long tile = Math.multiplyExact(maxMessage, (long) lanes);
-        return Plan.tiled(Algorithm.RING.id(), Collective.BROADCAST, n, lanes, call.count(), tile, tc -> {
-            Schedule.Builder b = new Schedule.Builder(n, lanes);
-            for (int c = 0; c < lanes; c++) {
-                Ring ring = ch.ring(c);
-                int rootPos = ring.positionOf(call.root());
-                long ps = Split.start(tc, lanes, c);
-                long pl = Split.size(tc, lanes, c);
-                Region in = Region.input(ps, pl);
-                Region out = Region.output(ps, pl);
-                for (int p = 0; p < n; p++) {
-                    int rank = ring.at(p);
-                    int d = Math.floorMod(p - rootPos, n);
-                    Link prev = new Link(ring.at(p - 1), c);
-                    List<Link> next = List.of(new Link(ring.at(p + 1), c));
-                    if (n == 1) {
-                        b.add(rank, c, Step.localCopy(in, out, false));
-                    } else if (d == 0) {
-                        b.add(rank, c, Step.copySend(in, out, next));
-                    } else if (d < n - 1) {
-                        b.add(rank, c, Step.recvCopySend(prev, out, next));
-                    } else {
-                        b.add(rank, c, Step.recv(prev, out));
-                    }
+        return Tiles.perLane(Algorithm.RING, Collective.BROADCAST, call, lanes, maxMessage, (b, c, ps, pl) -> {
+            Ring ring = ch.ring(c);
+            int rootPos = ring.positionOf(call.root());
+            Region in = Region.input(ps, pl);
+            Region out = Region.output(ps, pl);
+            for (int p = 0; p < n; p++) {
+                int rank = ring.at(p);
+                int d = Math.floorMod(p - rootPos, n);
+                Link prev = new Link(ring.at(p - 1), c);
+                List<Link> next = List.of(new Link(ring.at(p + 1), c));
+                if (n == 1) {
+                    b.add(rank, c, Step.localCopy(in, out, false));
+                } else if (d == 0) {
+                    b.add(rank, c, Step.copySend(in, out, next));
+                } else if (d < n - 1) {
+                    b.add(rank, c, Step.recvCopySend(prev, out, next));
+                } else {
+                    b.add(rank, c, Step.recv(prev, out));
                 }
             }
-            return b.build();
         });
     }
 
@@ -166,33 +138,26 @@ final class RingGenerators {
     static Plan reduce(Call call, Channels ch, long maxMessage) {
         int n = call.nranks();
         int lanes = ch.count();
-        long tile = Math.multiplyExact(maxMessage, (long) lanes);
-        return Plan.tiled(Algorithm.RING.id(), Collective.REDUCE, n, lanes, call.count(), tile, tc -> {
-            Schedule.Builder b = new Schedule.Builder(n, lanes);
-            for (int c = 0; c < lanes; c++) {
-                Ring ring = ch.ring(c);
-                int rootPos = ring.positionOf(call.root());
-                long ps = Split.start(tc, lanes, c);
-                long pl = Split.size(tc, lanes, c);
-                Region in = Region.input(ps, pl);
-                Region out = Region.output(ps, pl);
-                for (int p = 0; p < n; p++) {
-                    int rank = ring.at(p);
-                    int d = Math.floorMod(p - rootPos, n);
-                    List<Link> prev = List.of(new Link(ring.at(p - 1), c));
-                    Link next = new Link(ring.at(p + 1), c);
-                    if (n == 1) {
-                        b.add(rank, c, Step.localCopy(in, out, true));
-                    } else if (d == 1) {
-                        b.add(rank, c, Step.send(in, next));
-                    } else if (d != 0) {
-                        b.add(rank, c, Step.recvReduceSend(prev, in, List.of(next)));
-                    } else {
-                        b.add(rank, c, Step.recvReduceCopy(prev, in, out, true));
-                    }
+        return Tiles.perLane(Algorithm.RING, Collective.REDUCE, call, lanes, maxMessage, (b, c, ps, pl) -> {
+            Ring ring = ch.ring(c);
+            int rootPos = ring.positionOf(call.root());
+            Region in = Region.input(ps, pl);
+            Region out = Region.output(ps, pl);
+            for (int p = 0; p < n; p++) {
+                int rank = ring.at(p);
+                int d = Math.floorMod(p - rootPos, n);
+                List<Link> prev = List.of(new Link(ring.at(p - 1), c));
+                Link next = new Link(ring.at(p + 1), c);
+                if (n == 1) {
+                    b.add(rank, c, Step.localCopy(in, out, true));
+                } else if (d == 1) {
+                    b.add(rank, c, Step.send(in, next));
+                } else if (d != 0) {
+                    b.add(rank, c, Step.recvReduceSend(prev, in, List.of(next)));
+                } else {
+                    b.add(rank, c, Step.recvReduceCopy(prev, in, out, true));
                 }
             }
-            return b.build();
         });
     }
 }

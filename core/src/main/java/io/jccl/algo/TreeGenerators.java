@@ -5,7 +5,6 @@ import io.jccl.plan.Collective;
 import io.jccl.plan.Link;
 import io.jccl.plan.Plan;
 import io.jccl.plan.Region;
-import io.jccl.plan.Schedule;
 import io.jccl.plan.Segment;
 import io.jccl.plan.Step;
 import io.jccl.topo.Channels;
@@ -46,46 +45,37 @@ final class TreeGenerators {
     static Plan upDown(Call call, Channels ch, long maxMessage) {
         int n = call.nranks();
         int lanes = treeLanes(ch.count());
-        long tile = Math.multiplyExact(maxMessage, (long) lanes);
-        Plan up = Plan.tiled(Algorithm.TREE.id(), Collective.ALL_REDUCE, n, lanes, call.count(), tile, tc -> {
-            Schedule.Builder b = new Schedule.Builder(n, lanes);
-            for (int c = 0; c < lanes; c++) {
-                Region in = Region.input(Split.start(tc, lanes, c), Split.size(tc, lanes, c));
-                Region out = Region.output(in.offset(), in.count());
-                for (int r = 0; r < n; r++) {
-                    TreeNode t = node(ch, c, lanes, r);
-                    List<Link> children = links(t.children(), c);
-                    if (t.isRoot()) {
-                        b.add(r, c, children.isEmpty() ? Step.localCopy(in, out, true)
-                                : Step.recvReduceCopy(children, in, out, true));
-                    } else if (t.isLeaf()) {
-                        b.add(r, c, Step.send(in, new Link(t.parent(), c)));
-                    } else {
-                        b.add(r, c, Step.recvReduceSend(children, in, List.of(new Link(t.parent(), c))));
-                    }
+        Plan up = Tiles.perLane(Algorithm.TREE, Collective.ALL_REDUCE, call, lanes, maxMessage, (b, c, ps, pl) -> {
+            Region in = Region.input(ps, pl);
+            Region out = Region.output(ps, pl);
+            for (int r = 0; r < n; r++) {
+                TreeNode t = node(ch, c, lanes, r);
+                List<Link> children = links(t.children(), c);
+                if (t.isRoot()) {
+                    b.add(r, c, children.isEmpty() ? Step.localCopy(in, out, true)
+                            : Step.recvReduceCopy(children, in, out, true));
+                } else if (t.isLeaf()) {
+                    b.add(r, c, Step.send(in, new Link(t.parent(), c)));
+                } else {
+                    b.add(r, c, Step.recvReduceSend(children, in, List.of(new Link(t.parent(), c))));
                 }
             }
-            return b.build();
         });
-        Plan down = Plan.tiled(Algorithm.TREE.id(), Collective.ALL_REDUCE, n, lanes, call.count(), tile, tc -> {
-            Schedule.Builder b = new Schedule.Builder(n, lanes);
-            for (int c = 0; c < lanes; c++) {
-                Region out = Region.output(Split.start(tc, lanes, c), Split.size(tc, lanes, c));
-                for (int r = 0; r < n; r++) {
-                    TreeNode t = node(ch, c, lanes, r);
-                    List<Link> children = links(t.children(), c);
-                    if (t.isRoot()) {
-                        if (!children.isEmpty()) {
-                            b.add(r, c, Step.send(out, children.toArray(Link[]::new)));
-                        }
-                    } else if (t.isLeaf()) {
-                        b.add(r, c, Step.recv(new Link(t.parent(), c), out));
-                    } else {
-                        b.add(r, c, Step.recvCopySend(new Link(t.parent(), c), out, children));
+        Plan down = Tiles.perLane(Algorithm.TREE, Collective.ALL_REDUCE, call, lanes, maxMessage, (b, c, ps, pl) -> {
+            Region out = Region.output(ps, pl);
+            for (int r = 0; r < n; r++) {
+                TreeNode t = node(ch, c, lanes, r);
+                List<Link> children = links(t.children(), c);
+                if (t.isRoot()) {
+                    if (!children.isEmpty()) {
+                        b.add(r, c, Step.send(out, children.toArray(Link[]::new)));
                     }
+                } else if (t.isLeaf()) {
+                    b.add(r, c, Step.recv(new Link(t.parent(), c), out));
+                } else {
+                    b.add(r, c, Step.recvCopySend(new Link(t.parent(), c), out, children));
                 }
             }
-            return b.build();
         });
         List<Segment> segments = new ArrayList<>(up.segments(0));
         segments.addAll(down.segments(0));
@@ -99,31 +89,26 @@ final class TreeGenerators {
     static Plan split(Call call, Channels ch, long maxMessage) {
         int n = call.nranks();
         int half = treeLanes(ch.count());
-        int lanes = 2 * half;
         long tile = Math.multiplyExact(maxMessage, (long) half);
-        return Plan.tiled(Algorithm.SPLIT_TREE.id(), Collective.ALL_REDUCE, n, lanes, call.count(), tile, tc -> {
-            Schedule.Builder b = new Schedule.Builder(n, lanes);
-            for (int c = 0; c < half; c++) {
-                int downLane = half + c;
-                Region in = Region.input(Split.start(tc, half, c), Split.size(tc, half, c));
-                Region out = Region.output(in.offset(), in.count());
-                for (int r = 0; r < n; r++) {
-                    TreeNode t = node(ch, c, half, r);
-                    List<Link> upChildren = links(t.children(), c);
-                    List<Link> downChildren = links(t.children(), downLane);
-                    if (t.isRoot()) {
-                        b.add(r, c, upChildren.isEmpty() ? Step.localCopy(in, out, true)
-                                : Step.recvReduceCopySend(upChildren, in, out, downChildren, true));
-                    } else if (t.isLeaf()) {
-                        b.add(r, c, Step.send(in, new Link(t.parent(), c)));
-                        b.add(r, downLane, Step.recv(new Link(t.parent(), downLane), out));
-                    } else {
-                        b.add(r, c, Step.recvReduceSend(upChildren, in, List.of(new Link(t.parent(), c))));
-                        b.add(r, downLane, Step.recvCopySend(new Link(t.parent(), downLane), out, downChildren));
-                    }
+        return Tiles.plan(Algorithm.SPLIT_TREE, Collective.ALL_REDUCE, call, 2 * half, half, tile, (b, c, ps, pl) -> {
+            int downLane = half + c;
+            Region in = Region.input(ps, pl);
+            Region out = Region.output(ps, pl);
+            for (int r = 0; r < n; r++) {
+                TreeNode t = node(ch, c, half, r);
+                List<Link> upChildren = links(t.children(), c);
+                List<Link> downChildren = links(t.children(), downLane);
+                if (t.isRoot()) {
+                    b.add(r, c, upChildren.isEmpty() ? Step.localCopy(in, out, true)
+                            : Step.recvReduceCopySend(upChildren, in, out, downChildren, true));
+                } else if (t.isLeaf()) {
+                    b.add(r, c, Step.send(in, new Link(t.parent(), c)));
+                    b.add(r, downLane, Step.recv(new Link(t.parent(), downLane), out));
+                } else {
+                    b.add(r, c, Step.recvReduceSend(upChildren, in, List.of(new Link(t.parent(), c))));
+                    b.add(r, downLane, Step.recvCopySend(new Link(t.parent(), downLane), out, downChildren));
                 }
             }
-            return b.build();
         });
     }
 }

@@ -23,10 +23,12 @@ public final class StreamRunner implements AutoCloseable {
      * Tasks a stream holds before {@link #enqueue} waits: a caller that issues thousands of calls
      * while the stream's thread runs them keeps two busy threads per rank, and on few cores a
      * waiting lane's yield then hands its core to the issuing thread for a whole time slice (a
-     * CUDA stream's launch queue is bounded for the same kind of reason). The issuing thread only
-     * parks: running the tasks itself could deadlock a thread that drives several ranks.
+     * CUDA stream's launch queue, some 1024 launches deep, blocks the same way). The issuing
+     * thread only parks: running the tasks itself could deadlock a thread that drives several
+     * ranks. Such a thread must use groups, as with NCCL: issuing over 1024 calls to one rank
+     * before the others' would wait until JCCL_TIMEOUT fails them.
      */
-    static final int MAX_PENDING = 128;
+    static final int MAX_PENDING = 1024;
     private static final long MAX_DEFER_NANOS = 1_000_000;
     private static final long DEEP_IDLE_NANOS = 20_000_000;
 
