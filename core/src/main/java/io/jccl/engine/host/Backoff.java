@@ -6,8 +6,9 @@ import java.util.concurrent.locks.LockSupport;
  * How a host thread waits for another, by whether the threads running operations in this process
  * fit on its cores:
  * <ul>
- * <li>They fit (2 ranks on 2 cores): spin for {@link #DEDICATED_SPIN_NANOS}, then yield, never
- * park. A park hands the wake-up to the peer, and Linux places a woken thread on its waker's core:
+ * <li>They fit (2 ranks on 2 cores): spin for {@link #DEDICATED_SPIN_NANOS}, then yield, and
+ * park only after {@link #DEDICATED_YIELD_NANOS} (a peer that has not made its call yet must not
+ * cost a busy core until the timeout). A park hands the wake-up to the peer, and Linux places a woken thread on its waker's core:
  * two ranks that ping-pong then end up sharing one core, and stay so, waking each other on every
  * message (25-50x slower). Yielding keeps both runnable, so the scheduler can see the imbalance
  * and move one to the idle core.</li>
@@ -22,6 +23,8 @@ import java.util.concurrent.locks.LockSupport;
 final class Backoff {
     private static final long DEDICATED_SPIN_NANOS = 20_000;
     private static final long SHARED_SPIN_NANOS = 2_000;
+    /** After this long a wait parks whatever the cores: latency no longer matters, a busy core does. */
+    private static final long DEDICATED_YIELD_NANOS = 10_000_000;
     private static final long MIN_PARK_NANOS = 10_000;
     private static final long MAX_PARK_NANOS = 1_000_000;
     private static final int CORES = Runtime.getRuntime().availableProcessors();
@@ -59,7 +62,7 @@ final class Backoff {
 
     /** Whether the wait has reached its parking phase. */
     private boolean parking() {
-        return startNanos != 0 && !dedicated && System.nanoTime() - startNanos > spinNanos;
+        return startNanos != 0 && System.nanoTime() - startNanos > (dedicated ? DEDICATED_YIELD_NANOS : spinNanos);
     }
 
     /**
@@ -108,9 +111,10 @@ final class Backoff {
         if ((i & 7) == 0 && (domain.aborted() || now - startNanos > timeoutNanos)) {
             return false;
         }
-        if (now - startNanos <= spinNanos) {
+        long waited = now - startNanos;
+        if (waited <= spinNanos) {
             Thread.onSpinWait();
-        } else if (dedicated) {
+        } else if (dedicated && waited <= DEDICATED_YIELD_NANOS) {
             Thread.yield();
         } else {
             LockSupport.parkNanos(parkNanos);
@@ -122,9 +126,5 @@ final class Backoff {
     /** Whether the last failed pause was due to an abort rather than the deadline. */
     boolean aborted() {
         return domain.aborted();
-    }
-
-    long waitedNanos() {
-        return startNanos == 0 ? 0 : System.nanoTime() - startNanos;
     }
 }
