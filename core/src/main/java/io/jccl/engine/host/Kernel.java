@@ -7,6 +7,12 @@ import java.lang.foreign.MemorySegment;
  * compiles it for a single (type, operation) pair with nothing to decide per element; which method
  * runs is decided once per call by {@link Reduction}.
  *
+ * <p>The subclasses repeat the same loop shapes on purpose (float16 and bfloat16, the two float8
+ * formats, int32 and int64 differ only in their conversions or widths): a shared loop that called
+ * a per-type conversion would be one loop profiled across every type, its conversion call
+ * megamorphic and not inlined, paid on every element. Change a loop in one kernel, change it in
+ * its siblings.
+ *
  * <p>Every segment passed here is native ({@link MemorySegment#isNative()}): a loop whose profile
  * has seen both heap and native segments can no longer tell whether an access is on-heap, and C2
  * then compiles every access conservatively, which on JDK 25 makes even native calls about ten
