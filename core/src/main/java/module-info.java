@@ -11,4 +11,7 @@ module io.jccl.core {
     exports io.jccl.topo to io.jccl.bench;
     exports io.jccl.verify to io.jccl.bench;
     exports io.jccl.engine.host to io.jccl.bench;
+    exports io.jccl.proto to io.jccl.bench;
+    exports io.jccl.tune to io.jccl.bench;
+    exports io.jccl.json to io.jccl.bench;
 }

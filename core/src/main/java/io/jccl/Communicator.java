@@ -41,7 +41,26 @@ public final class Communicator implements AutoCloseable {
         if (config == null) {
             throw JcclException.invalidArgument(JcclException.NO_RANK, "config", "is null");
         }
-        HostComm[] engines = HostComm.createAll(n, config);
+        return initAll(java.util.Collections.nCopies(n, config));
+    }
+
+    /**
+     * Ranks of this process on the host engine, each with its own configuration, as separate
+     * processes would have. As in NCCL, what decides how calls run (buffer sizes, JCCL_ALGO,
+     * JCCL_PROTO, channel bounds, the tuning file) is rank 0's, given to every rank at init so that
+     * all ranks choose alike; each rank keeps its own timeout and debug level.
+     */
+    public static Communicator[] initAll(List<Config> configs) {
+        if (configs == null || configs.isEmpty()) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "configs", "must name at least one rank's configuration");
+        }
+        for (int r = 0; r < configs.size(); r++) {
+            if (configs.get(r) == null) {
+                throw JcclException.invalidArgument(r, "configs", "holds null for rank " + r);
+            }
+        }
+        int n = configs.size();
+        HostComm[] engines = HostComm.createAll(configs);
         Communicator[] comms = new Communicator[n];
         for (int r = 0; r < n; r++) {
             comms[r] = new Communicator(engines[r]);
@@ -67,9 +86,10 @@ public final class Communicator implements AutoCloseable {
         return engine.config();
     }
 
-    /** The algorithm this communicator would use for a collective of this shape (for tools and logs). */
-    public String algorithmFor(Collective collective, long count, DataType type) {
-        return engine.algorithmFor(new CollectiveArgs(collective, null, null, count, type, RedOp.SUM, 0)).id();
+    /** How this communicator runs a collective of this shape (for tools and logs); every rank answers alike. */
+    public CallChoice choiceFor(Collective collective, long count, DataType type) {
+        io.jccl.tune.Choice c = engine.choiceFor(new CollectiveArgs(collective, null, null, count, type, RedOp.SUM, 0));
+        return new CallChoice(c.algorithm().id(), c.protocol().id(), c.channels(), c.source().name().toLowerCase(java.util.Locale.ROOT));
     }
 
     private HostStream host(Stream stream) {

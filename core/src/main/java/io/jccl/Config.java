@@ -1,12 +1,17 @@
 package io.jccl;
 
-import io.jccl.proto.Simple;
+import io.jccl.proto.Protocol;
+
+import java.nio.file.Path;
 
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The settings of a communicator. {@link #fromEnvironment()} reads the {@code JCCL_*} variables
@@ -24,41 +29,76 @@ import java.util.TreeSet;
  * <tr><td>JCCL_TIMEOUT</td><td>seconds any wait may last before the call fails (default 300)</td></tr>
  * <tr><td>JCCL_ALGO</td><td>algorithms allowed: a comma list ({@code ring}, {@code tree},
  * {@code splittree}, {@code direct}), or {@code ^} and a list to exclude</td></tr>
+ * <tr><td>JCCL_PROTO</td><td>protocols allowed: a comma list ({@code LL}, {@code LL128},
+ * {@code Simple}), or {@code ^} and a list to exclude</td></tr>
+ * <tr><td>JCCL_LL_BUFFSIZE / JCCL_LL128_BUFFSIZE</td><td>bytes per connection buffer of LL
+ * (default 524288) and LL128 (default 4915200)</td></tr>
  * <tr><td>JCCL_MIN_NCHANNELS / JCCL_MAX_NCHANNELS</td><td>bounds of the channels a call may use</td></tr>
+ * <tr><td>JCCL_TUNING_FILE</td><td>a tuning table (jccl's JSON from {@code jccl calibrate}, or the
+ * CSV rules of NCCL's example tuner plugin) that overrides the tuning model where it has data;
+ * rank 0's table decides for every rank</td></tr>
+ * <tr><td>JCCL_DEBUG</td><td>{@code WARN} (default), {@code INFO} (also logs each call shape's
+ * algorithm, protocol and channels), {@code NONE}</td></tr>
  * </table>
  */
 public final class Config {
     private static final Set<String> ALGORITHMS = Set.of("ring", "tree", "splittree", "direct");
 
-    private final long buffSize;
-    private final Duration timeout;
-    private final Set<String> algorithms;
-    private final int minChannels;
-    private final int maxChannels;
+    /** How much jccl says on standard error. */
+    public enum Debug {
+        NONE, WARN, INFO
+    }
 
-    private Config(long buffSize, Duration timeout, Set<String> algorithms, int minChannels, int maxChannels) {
-        if (buffSize < Simple.MIN_BUFFSIZE || buffSize % Simple.STEPS != 0) {
-            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_BUFFSIZE",
-                    "must be a multiple of " + Simple.STEPS + " and at least " + Simple.MIN_BUFFSIZE + ", was " + buffSize);
+    private long buffSize;
+    private long llBuffSize;
+    private long ll128BuffSize;
+    private Duration timeout;
+    private Set<String> algorithms;
+    private Set<Protocol> protocols;
+    private int minChannels;
+    private int maxChannels;
+    private Path tuningFile;
+    private Debug debug;
+
+    private Config() {
+    }
+
+    private Config copy() {
+        Config c = new Config();
+        c.buffSize = buffSize;
+        c.llBuffSize = llBuffSize;
+        c.ll128BuffSize = ll128BuffSize;
+        c.timeout = timeout;
+        c.algorithms = algorithms;
+        c.protocols = protocols;
+        c.minChannels = minChannels;
+        c.maxChannels = maxChannels;
+        c.tuningFile = tuningFile;
+        c.debug = debug;
+        return c;
+    }
+
+    private static void checkBuffSize(String name, Protocol p, long bytes) {
+        if (!p.validBuffSize(bytes)) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, name, "must be a multiple of "
+                    + (long) Protocol.STEPS * Math.max(8, p.lineBytes()) + " and at least " + p.minBuffSize() + ", was " + bytes);
         }
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_TIMEOUT", "must be positive, was " + timeout);
-        }
-        if (minChannels < 1 || maxChannels < minChannels || maxChannels > 64) {
-            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_MIN_NCHANNELS/JCCL_MAX_NCHANNELS",
-                    "need 1 <= min <= max <= 64, were " + minChannels + " and " + maxChannels);
-        }
-        this.buffSize = buffSize;
-        this.timeout = timeout;
-        this.algorithms = Set.copyOf(algorithms);
-        this.minChannels = minChannels;
-        this.maxChannels = maxChannels;
     }
 
     /** Built-in defaults, whatever the environment says. */
     public static Config defaults() {
         int cores = Runtime.getRuntime().availableProcessors();
-        return new Config(Simple.DEFAULT_BUFFSIZE, Duration.ofSeconds(300), ALGORITHMS, 1, Math.max(1, Math.min(cores, 16)));
+        Config c = new Config();
+        c.buffSize = Protocol.SIMPLE.defaultBuffSize();
+        c.llBuffSize = Protocol.LL.defaultBuffSize();
+        c.ll128BuffSize = Protocol.LL128.defaultBuffSize();
+        c.timeout = Duration.ofSeconds(300);
+        c.algorithms = ALGORITHMS;
+        c.protocols = Set.copyOf(EnumSet.allOf(Protocol.class));
+        c.minChannels = 1;
+        c.maxChannels = Math.max(1, Math.min(cores, 16));
+        c.debug = Debug.WARN;
+        return c;
     }
 
     /** The defaults overridden by the process environment's {@code JCCL_*} variables. */
@@ -73,6 +113,12 @@ public final class Config {
         if ((v = env.get("JCCL_BUFFSIZE")) != null) {
             c = c.withBuffSize(parseBytes("JCCL_BUFFSIZE", v));
         }
+        if ((v = env.get("JCCL_LL_BUFFSIZE")) != null) {
+            c = c.withBuffSize(Protocol.LL, parseBytes("JCCL_LL_BUFFSIZE", v));
+        }
+        if ((v = env.get("JCCL_LL128_BUFFSIZE")) != null) {
+            c = c.withBuffSize(Protocol.LL128, parseBytes("JCCL_LL128_BUFFSIZE", v));
+        }
         if ((v = env.get("JCCL_TIMEOUT")) != null) {
             try {
                 c = c.withTimeout(Duration.ofMillis(Math.round(Double.parseDouble(v.trim()) * 1000)));
@@ -82,6 +128,19 @@ public final class Config {
         }
         if ((v = env.get("JCCL_ALGO")) != null) {
             c = c.withAlgorithms(v);
+        }
+        if ((v = env.get("JCCL_PROTO")) != null) {
+            c = c.withProtocols(v);
+        }
+        if ((v = env.get("JCCL_TUNING_FILE")) != null && !v.isBlank()) {
+            c = c.withTuningFile(Path.of(v.trim()));
+        }
+        if ((v = env.get("JCCL_DEBUG")) != null && !v.isBlank()) {
+            try {
+                c = c.withDebug(Debug.valueOf(v.trim().toUpperCase(Locale.ROOT)));
+            } catch (IllegalArgumentException e) {
+                throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_DEBUG", "is not NONE, WARN or INFO: " + v);
+            }
         }
         int min = c.minChannels;
         int max = c.maxChannels;
@@ -133,44 +192,130 @@ public final class Config {
         }
     }
 
-    public Config withBuffSize(long bytes) {
-        return new Config(bytes, timeout, algorithms, minChannels, maxChannels);
-    }
-
-    public Config withTimeout(Duration t) {
-        return new Config(buffSize, t, algorithms, minChannels, maxChannels);
-    }
-
-    /** Restricts the algorithms with NCCL's grammar: {@code "ring"}, {@code "ring,tree"}, {@code "^tree"}. */
-    public Config withAlgorithms(String spec) {
-        String s = spec.trim().toLowerCase(Locale.ROOT);
+    /**
+     * NCCL's selection grammar: a comma list of names, or {@code ^} and a list to exclude. Names go
+     * through {@code parse}, which throws IllegalArgumentException for an unknown one.
+     */
+    private static <T> Set<T> select(String variable, String spec, Set<T> all, Function<String, T> parse) {
+        String s = spec.trim();
         boolean exclude = s.startsWith("^");
-        Set<String> named = new TreeSet<>();
+        Set<T> named = new LinkedHashSet<>();
         for (String part : (exclude ? s.substring(1) : s).split(",")) {
-            String a = part.trim().replace("_", "").replace("-", "");
-            if (!ALGORITHMS.contains(a)) {
-                throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_ALGO",
-                        "names '" + part.trim() + "', not one of " + new TreeSet<>(ALGORITHMS));
+            try {
+                named.add(parse.apply(part.trim()));
+            } catch (IllegalArgumentException e) {
+                throw JcclException.invalidArgument(JcclException.NO_RANK, variable, e.getMessage());
             }
-            named.add(a);
         }
-        Set<String> allowed = new TreeSet<>(exclude ? ALGORITHMS : named);
+        Set<T> allowed = new LinkedHashSet<>(exclude ? all : named);
         if (exclude) {
             allowed.removeAll(named);
         }
         if (allowed.isEmpty()) {
-            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_ALGO", "'" + spec + "' leaves no algorithm");
+            throw JcclException.invalidArgument(JcclException.NO_RANK, variable, "'" + spec + "' leaves nothing to use");
         }
-        return new Config(buffSize, timeout, allowed, minChannels, maxChannels);
+        return Set.copyOf(allowed);
+    }
+
+    /** The Simple protocol's buffer per connection (JCCL_BUFFSIZE). */
+    public Config withBuffSize(long bytes) {
+        return withBuffSize(Protocol.SIMPLE, bytes);
+    }
+
+    /** One protocol's buffer per connection (JCCL_BUFFSIZE, JCCL_LL_BUFFSIZE, JCCL_LL128_BUFFSIZE). */
+    public Config withBuffSize(Protocol protocol, long bytes) {
+        Config c = copy();
+        switch (protocol) {
+            case SIMPLE -> {
+                checkBuffSize("JCCL_BUFFSIZE", protocol, bytes);
+                c.buffSize = bytes;
+            }
+            case LL -> {
+                checkBuffSize("JCCL_LL_BUFFSIZE", protocol, bytes);
+                c.llBuffSize = bytes;
+            }
+            case LL128 -> {
+                checkBuffSize("JCCL_LL128_BUFFSIZE", protocol, bytes);
+                c.ll128BuffSize = bytes;
+            }
+        }
+        return c;
+    }
+
+    public Config withTimeout(Duration t) {
+        if (t == null || t.isNegative() || t.isZero()) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_TIMEOUT", "must be positive, was " + t);
+        }
+        Config c = copy();
+        c.timeout = t;
+        return c;
+    }
+
+    /** Restricts the algorithms with NCCL's grammar: {@code "ring"}, {@code "ring,tree"}, {@code "^tree"}. */
+    public Config withAlgorithms(String spec) {
+        Config c = copy();
+        c.algorithms = select("JCCL_ALGO", spec.toLowerCase(Locale.ROOT), ALGORITHMS, part -> {
+            String a = part.replace("_", "").replace("-", "");
+            if (!ALGORITHMS.contains(a)) {
+                throw new IllegalArgumentException("names '" + part + "', not one of " + new TreeSet<>(ALGORITHMS));
+            }
+            return a;
+        });
+        return c;
+    }
+
+    /** Restricts the protocols with NCCL's grammar: {@code "LL"}, {@code "LL,LL128"}, {@code "^LL"}. */
+    public Config withProtocols(String spec) {
+        Config c = copy();
+        c.protocols = select("JCCL_PROTO", spec, EnumSet.allOf(Protocol.class), part -> {
+            try {
+                return Protocol.parse(part);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("names '" + part + "', not one of LL, LL128, Simple");
+            }
+        });
+        return c;
     }
 
     public Config withChannels(int min, int max) {
-        return new Config(buffSize, timeout, algorithms, min, max);
+        if (min < 1 || max < min || max > 64) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_MIN_NCHANNELS/JCCL_MAX_NCHANNELS",
+                    "need 1 <= min <= max <= 64, were " + min + " and " + max);
+        }
+        Config c = copy();
+        c.minChannels = min;
+        c.maxChannels = max;
+        return c;
     }
 
-    /** Bytes of each connection's buffer (JCCL_BUFFSIZE). */
+    /** A tuning table to load at init (JCCL_TUNING_FILE); null for none. */
+    public Config withTuningFile(Path file) {
+        Config c = copy();
+        c.tuningFile = file;
+        return c;
+    }
+
+    public Config withDebug(Debug level) {
+        if (level == null) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_DEBUG", "is null");
+        }
+        Config c = copy();
+        c.debug = level;
+        return c;
+    }
+
+    /** Bytes of each connection's Simple buffer (JCCL_BUFFSIZE). */
     public long buffSize() {
         return buffSize;
+    }
+
+    /** Bytes of each connection's buffer for {@code protocol}. */
+    public long buffSize(Protocol protocol) {
+        return switch (protocol) {
+            case SIMPLE -> buffSize;
+            case LL -> llBuffSize;
+            case LL128 -> ll128BuffSize;
+        };
     }
 
     /** How long any single wait may last (JCCL_TIMEOUT). */
@@ -183,6 +328,11 @@ public final class Config {
         return algorithms;
     }
 
+    /** The protocols calls may use (JCCL_PROTO). */
+    public Set<Protocol> protocols() {
+        return protocols;
+    }
+
     public int minChannels() {
         return minChannels;
     }
@@ -191,9 +341,20 @@ public final class Config {
         return maxChannels;
     }
 
+    /** The tuning table file (JCCL_TUNING_FILE), or null. */
+    public Path tuningFile() {
+        return tuningFile;
+    }
+
+    public Debug debug() {
+        return debug;
+    }
+
     @Override
     public String toString() {
-        return "Config[buffSize=" + buffSize + ", timeout=" + timeout + ", algorithms=" + new TreeSet<>(algorithms)
-                + ", channels=" + minChannels + ".." + maxChannels + "]";
+        return "Config[buffSize=" + buffSize + ", llBuffSize=" + llBuffSize + ", ll128BuffSize=" + ll128BuffSize
+                + ", timeout=" + timeout + ", algorithms=" + new TreeSet<>(algorithms) + ", protocols="
+                + EnumSet.copyOf(protocols) + ", channels=" + minChannels + ".." + maxChannels
+                + (tuningFile == null ? "" : ", tuningFile=" + tuningFile) + ", debug=" + debug + "]";
     }
 }

@@ -145,7 +145,7 @@ class CommunicatorArgumentsTest {
         assertThatThrownBy(() -> Config.defaults().withAlgorithms("ring,fast")).isInstanceOf(JcclException.class)
                 .hasMessageContaining("JCCL_ALGO").hasMessageContaining("fast");
         assertThatThrownBy(() -> Config.defaults().withAlgorithms("^ring,tree,splittree,direct"))
-                .hasMessageContaining("leaves no algorithm");
+                .hasMessageContaining("leaves nothing to use");
         assertThatThrownBy(() -> Config.fromVariables(java.util.Map.of("JCCL_BUFFSIZE", "12x")))
                 .hasMessageContaining("JCCL_BUFFSIZE");
         assertThatThrownBy(() -> Config.fromVariables(java.util.Map.of("JCCL_TIMEOUT", "-1")))

@@ -1,5 +1,7 @@
 package io.jccl;
 
+import io.jccl.proto.Protocol;
+
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.List;
@@ -8,7 +10,7 @@ import java.util.function.IntConsumer;
 
 /**
  * Communicators and streams shared by the tests of one class: one domain per (ranks, algorithm,
- * channels), made on first use and closed by {@link #close()}.
+ * protocol, channels), made on first use and closed by {@link #close()}.
  */
 final class Harness implements AutoCloseable {
     private final Map<String, Communicator[]> domains = new HashMap<>();
@@ -19,14 +21,27 @@ final class Harness implements AutoCloseable {
         this.base = base;
     }
 
-    /**
-     * Ranks on {@code channels} channels; with one channel the FIFOs are small (many tiles per call),
-     * with more they have NCCL's default size (large messages travel by reference).
-     */
+    /** Ranks on {@code channels} channels, with the Simple protocol. */
     Communicator[] comms(int n, String algorithm, int channels) {
-        Config c = base.withAlgorithms(algorithm).withChannels(channels, channels);
-        return domains.computeIfAbsent(n + "/" + algorithm + "/" + channels,
-                k -> Communicator.initAll(n, channels == 1 ? c : c.withBuffSize(io.jccl.proto.Simple.DEFAULT_BUFFSIZE)));
+        return comms(n, algorithm, Protocol.SIMPLE, channels);
+    }
+
+    /**
+     * Ranks on {@code channels} channels in one protocol; with one channel the FIFOs are small (many
+     * tiles per call), with more they have NCCL's default sizes (large Simple messages travel by
+     * reference).
+     */
+    Communicator[] comms(int n, String algorithm, Protocol protocol, int channels) {
+        Config c = base.withAlgorithms(algorithm).withProtocols(protocol.id()).withChannels(channels, channels);
+        if (channels == 1) {
+            c = c.withBuffSize(Protocol.LL, 32 << 10).withBuffSize(Protocol.LL128, 64 << 10);
+        } else {
+            for (Protocol p : Protocol.values()) {
+                c = c.withBuffSize(p, p.defaultBuffSize());
+            }
+        }
+        Config config = c;
+        return domains.computeIfAbsent(n + "/" + algorithm + "/" + protocol + "/" + channels, k -> Communicator.initAll(n, config));
     }
 
     HostStream[] streams(int n) {

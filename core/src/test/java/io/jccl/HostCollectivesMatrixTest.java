@@ -3,6 +3,7 @@ package io.jccl;
 import io.jccl.algo.Algorithm;
 import io.jccl.algo.Algorithms;
 import io.jccl.plan.Collective;
+import io.jccl.proto.Protocol;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -38,12 +39,13 @@ class HostCollectivesMatrixTest {
         System.out.println("HostCollectivesMatrixTest seed " + SEED + (FULL ? " (full matrix)" : " (sampled)"));
     }
 
-    record Case(Collective coll, DataType type, RedOp op, int n, long count, boolean inPlace, Algorithm algo, int channels,
-                int root) {
+    record Case(Collective coll, DataType type, RedOp op, int n, long count, boolean inPlace, Algorithm algo, Protocol proto,
+                int channels, int root) {
         @Override
         public String toString() {
             return coll.cliName() + " " + type.name().toLowerCase() + (op == null ? "" : " " + op) + " n=" + n + " count="
-                    + count + (inPlace ? " in-place" : "") + " " + algo.id() + " ch=" + channels + (coll.rooted() ? " root=" + root : "");
+                    + count + (inPlace ? " in-place" : "") + " " + algo.id() + "/" + proto.id() + " ch=" + channels
+                    + (coll.rooted() ? " root=" + root : "");
         }
     }
 
@@ -65,11 +67,12 @@ class HostCollectivesMatrixTest {
                 for (int o = 0; o < ops; o++) {
                     RedOp op = c.reduces() ? op(o, t) : null;
                     for (Algorithm a : Algorithms.supported(c)) {
+                      for (Protocol p : Protocol.values()) {
                         if (FULL) {
                             for (int n : RANKS) {
                                 for (long count : COUNTS) {
                                     for (boolean ip : inPlaceChoices(c)) {
-                                        cases.add(new Case(c, t, op, n, count, ip, a, 1 + rnd.nextInt(2), rnd.nextInt(n)));
+                                        cases.add(new Case(c, t, op, n, count, ip, a, p, 1 + rnd.nextInt(2), rnd.nextInt(n)));
                                     }
                                 }
                             }
@@ -83,8 +86,10 @@ class HostCollectivesMatrixTest {
                                 count = COUNTS[4];
                             }
                             boolean[] ip = inPlaceChoices(c);
-                            cases.add(new Case(c, t, op, n, count, ip[(k / 3) % ip.length], a, 1 + (k / 5) % 2, rnd.nextInt(n)));
+                            cases.add(new Case(c, t, op, n, count, ip[(k / 3) % ip.length], a, p, 1 + (k / 5) % 2,
+                                    rnd.nextInt(n)));
                         }
+                      }
                     }
                 }
             }
@@ -108,7 +113,7 @@ class HostCollectivesMatrixTest {
 
     private static void run(Case k) {
         int n = k.n;
-        Communicator[] comms = HARNESS.comms(n, k.algo.id(), k.channels);
+        Communicator[] comms = HARNESS.comms(n, k.algo.id(), k.proto, k.channels);
         HostStream[] streams = HARNESS.streams(n);
         long es = k.type.size();
         Random rnd = new Random(SEED ^ k.toString().hashCode());

@@ -1,5 +1,7 @@
 package io.jccl.bench;
 
+import io.jccl.json.JsonWriter;
+
 /**
  * {@code jccl perf --json}: the same data as the table, for scripts and plots. Times are in
  * microseconds, bandwidths in GB/s (10^9 bytes per second); a column a collective lacks is null.

@@ -83,7 +83,7 @@ public final class PerfCommand {
             List<String> algorithms = new ArrayList<>();
             for (PerfSizes s : sizes) {
                 sizeBytes.add(s.bytes());
-                algorithms.add(comms[0].algorithmFor(s.collective(), s.count(), s.type()));
+                algorithms.add(comms[0].choiceFor(s.collective(), s.count(), s.type()).toString());
             }
             out.println("# JIT warm-up: " + options.jitWarmup() + " calls spread over sizes from 8 B to "
                     + Math.min(JIT_WARMUP_MAX_BYTES, options.maxBytes()) + " B before the sweep");

@@ -1,5 +1,6 @@
 package io.jccl.bench;
 
+import io.jccl.json.JsonWriter;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

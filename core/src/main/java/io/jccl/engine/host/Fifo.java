@@ -1,6 +1,6 @@
 package io.jccl.engine.host;
 
-import io.jccl.proto.Simple;
+import io.jccl.proto.Protocol;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -9,118 +9,106 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One connection of the Simple protocol in host memory: {@link Simple#STEPS} slots and two
- * counters. The receiver owns {@code head} (messages consumed), the sender {@code tail} (messages
- * published); each sits on its own cache line so that the two sides do not share one. Each slot
- * has a size word, written before the tail is released, so that the receiver can refuse a message
- * of a size it did not expect instead of reading garbage. One producer lane, one consumer lane.
+ * One direction of one connection in host memory, in one {@link Protocol}: {@link Protocol#STEPS}
+ * slots and the counters. The receiver owns {@code head} (messages consumed) and publishes it when
+ * it frees a slot; the sender counts the messages it sent ({@code tail}). Each counter sits on its
+ * own cache line so that the two sides do not share one. One producer lane, one consumer lane.
  *
- * <p>Within one process a message can also travel by reference: the slot then names a region of the
- * sender's memory (kept in this object, beside the native counters), which the receiver reads in
- * place; the sender keeps that region unchanged until the receiver has released the slot.
+ * <p>The executor sees every protocol alike: the sender waits for {@link #hasRoom()}, may build the
+ * message in place at {@link #sendSegment()}/{@link #sendOffset()}, and {@link #send sends} it; the
+ * receiver waits for {@link #hasData()}, reads the message at {@link #recvSegment()}/
+ * {@link #recvOffset()} and {@link #release() releases} it.
  */
-final class Fifo {
-    private static final long HEAD = 0;
-    private static final long TAIL = 64;
-    private static final long SIZES = 128;
-    private static final long SLOTS = 256;
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+abstract sealed class Fifo permits SimpleFifo, LlFifo, Ll128Fifo {
+    static final long HEAD = 0;
+    static final long TAIL = 64;
+    /** Where the slots start: counters and per-protocol words before, each on its own cache line. */
+    static final long SLOTS = 256;
+    static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
+    final Protocol protocol;
     final int channel;
     final int from;
     final int to;
+    /** Bytes of one slot, as the protocol lays it out (lines and flags included). */
     final long slotBytes;
-    private final MemorySegment mem;
+    final MemorySegment mem;
     /** The thread parked waiting for data, or for room: woken at once by the other side. */
     volatile Thread dataWaiter;
     volatile Thread roomWaiter;
-    /** Per slot, the sender's memory a by-reference message names (null: the data is in the slot). */
-    private final MemorySegment[] refSegment = new MemorySegment[Simple.STEPS];
-    private final long[] refOffset = new long[Simple.STEPS];
 
-    Fifo(Arena arena, int channel, int from, int to, long slotBytes) {
+    Fifo(Protocol protocol, Arena arena, int channel, int from, int to, long slotBytes) {
+        this.protocol = protocol;
         this.channel = channel;
         this.from = from;
         this.to = to;
         this.slotBytes = slotBytes;
-        this.mem = arena.allocate(SLOTS + Simple.STEPS * slotBytes, 4096);
+        this.mem = arena.allocate(SLOTS + Protocol.STEPS * slotBytes, 4096);
     }
 
-    private long head() {
+    /** A FIFO of {@code protocol} with a connection buffer of {@code buffSize} bytes, in {@code arena}. */
+    static Fifo create(Protocol protocol, Arena arena, int channel, int from, int to, long buffSize) {
+        long slot = protocol.slotBytes(buffSize);
+        return switch (protocol) {
+            case SIMPLE -> new SimpleFifo(arena, channel, from, to, slot);
+            case LL -> new LlFifo(arena, channel, from, to, slot);
+            case LL128 -> new Ll128Fifo(arena, channel, from, to, slot);
+        };
+    }
+
+    final long head() {
         return (long) LONG.getAcquire(mem, HEAD);
     }
 
-    private long tail() {
+    final long tail() {
         return (long) LONG.getAcquire(mem, TAIL);
     }
 
+    /** The offset of the slot message {@code seq} uses. */
+    final long slotOffset(long seq) {
+        return SLOTS + (seq % Protocol.STEPS) * slotBytes;
+    }
+
     /** Sender: whether a slot is free. */
-    boolean hasRoom() {
-        return tail() - head() < Simple.STEPS;
+    final boolean hasRoom() {
+        return tail() - head() < Protocol.STEPS;
     }
 
-    /** Sender: the slot the next message goes to (valid once {@link #hasRoom()}). */
-    long sendSlotOffset() {
-        return SLOTS + (tail() % Simple.STEPS) * slotBytes;
-    }
+    /** Sender: where the next message may be built in place (valid once {@link #hasRoom()}). */
+    abstract MemorySegment sendSegment();
 
-    /** Sender: publishes the message written to the send slot. */
-    void publish(long bytes) {
-        publish(null, 0, bytes);
-    }
+    abstract long sendOffset();
 
     /**
-     * Sender: publishes a message that stays in the sender's memory at {@code segment}+{@code offset}
-     * (or, with a null segment, the one written to the send slot). Returns the message's sequence
-     * number, for {@link #consumed(long)}.
+     * Sender: sends {@code bytes} bytes at {@code segment}+{@code offset} as the next message (valid
+     * once {@link #hasRoom()}). With {@code byReference} (Simple only) the receiver reads them in
+     * place, and the sender keeps them unchanged until {@link #consumed} says the receiver is done.
+     * Returns the message's sequence number.
      */
-    long publish(MemorySegment segment, long offset, long bytes) {
-        long t = tail();
-        int slot = (int) (t % Simple.STEPS);
-        refSegment[slot] = segment;
-        refOffset[slot] = offset;
-        mem.set(ValueLayout.JAVA_LONG, SIZES + slot * 8L, bytes);
-        // A volatile store: it orders the plain writes above before the receiver's acquire of tail,
-        // and (a full fence) the read of dataWaiter below after it, so that a receiver that
-        // registered and then saw no data is always woken.
-        LONG.setVolatile(mem, TAIL, t + 1);
-        Thread w = dataWaiter;
-        if (w != null) {
-            LockSupport.unpark(w);
-        }
-        return t;
-    }
+    abstract long send(MemorySegment segment, long offset, long bytes, boolean byReference);
 
     /** Sender: whether the receiver has released message {@code seq}. */
-    boolean consumed(long seq) {
+    final boolean consumed(long seq) {
         return head() > seq;
     }
 
-    /** Receiver: whether a message is waiting. */
-    boolean hasData() {
-        return tail() > head();
-    }
+    /** Receiver: whether the next message has arrived whole (LL protocols unpack what arrived). */
+    abstract boolean hasData();
 
-    /** Receiver: the memory holding the waiting message: this FIFO's slot, or the sender's region. */
-    MemorySegment recvSegment() {
-        MemorySegment s = refSegment[(int) (head() % Simple.STEPS)];
-        return s != null ? s : mem;
-    }
+    /** Receiver: the memory holding the waiting message. */
+    abstract MemorySegment recvSegment();
 
     /** Receiver: offset of the waiting message in {@link #recvSegment()} (valid once {@link #hasData()}). */
-    long recvOffset() {
-        int slot = (int) (head() % Simple.STEPS);
-        return refSegment[slot] != null ? refOffset[slot] : SLOTS + slot * slotBytes;
-    }
+    abstract long recvOffset();
 
     /** Receiver: size in bytes of the waiting message. */
-    long recvSize() {
-        return mem.get(ValueLayout.JAVA_LONG, SIZES + (head() % Simple.STEPS) * 8);
-    }
+    abstract long recvSize();
 
     /** Receiver: frees the slot of the consumed message. */
     void release() {
-        // Volatile for the same reason as the tail in publish: roomWaiter is read after it.
+        // A volatile store: it orders this side's reads of the slot before the sender's reuse of it,
+        // and (a full fence) the read of roomWaiter below after it, so that a sender that registered
+        // and then saw no room is always woken.
         LONG.setVolatile(mem, HEAD, head() + 1);
         Thread w = roomWaiter;
         if (w != null) {
@@ -128,12 +116,16 @@ final class Fifo {
         }
     }
 
-    MemorySegment memory() {
-        return mem;
+    /** Sender: wakes a receiver parked for data, after a fence that orders the message's stores before the read. */
+    final void wakeReceiver() {
+        Thread w = dataWaiter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
     }
 
     @Override
     public String toString() {
-        return "ch" + channel + " " + from + "->" + to;
+        return protocol.id() + " ch" + channel + " " + from + "->" + to;
     }
 }

@@ -12,6 +12,8 @@ import io.jccl.plan.Collective;
 import io.jccl.plan.P2pOp;
 import io.jccl.plan.Plan;
 import io.jccl.plan.Segment;
+import io.jccl.proto.Protocol;
+import io.jccl.tune.Choice;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -27,6 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class HostComm {
     private final HostDomain domain;
+    /** This rank's own settings: its timeout and debug level (plans follow the domain's shared config). */
+    private final Config config;
     private final int rank;
     private final Arena arena = Arena.ofShared();
     private final LaneExecutor lane0;
@@ -36,17 +40,23 @@ public final class HostComm {
     private volatile Throwable failure;
     private volatile boolean closed;
 
-    private HostComm(HostDomain domain, int rank) {
+    private HostComm(HostDomain domain, int rank, Config config) {
         this.domain = domain;
+        this.config = config;
         this.rank = rank;
         this.lane0 = new LaneExecutor(this, 0);
     }
 
-    /** {@code n} ranks of one process sharing their FIFOs. */
-    public static HostComm[] createAll(int n, Config config) {
-        HostDomain d = new HostDomain(n, config);
+    /**
+     * Ranks of one process sharing their FIFOs, one per configuration. What decides plans (buffers,
+     * algorithms, protocols, channels, tuning file) is rank 0's, as if distributed at init, so that
+     * every rank plans alike; each rank keeps its own timeout and debug level.
+     */
+    public static HostComm[] createAll(java.util.List<Config> configs) {
+        int n = configs.size();
+        HostDomain d = new HostDomain(n, configs.getFirst());
         for (int r = 0; r < n; r++) {
-            d.comms[r] = new HostComm(d, r);
+            d.comms[r] = new HostComm(d, r, configs.get(r));
         }
         return d.comms.clone();
     }
@@ -59,8 +69,9 @@ public final class HostComm {
         return domain.nranks;
     }
 
+    /** This rank's own configuration. */
     public Config config() {
-        return domain.config;
+        return config;
     }
 
     HostDomain domain() {
@@ -86,9 +97,12 @@ public final class HostComm {
         }
     }
 
-    /** The algorithm the host engine picks for a call (what {@code jccl perf} prints). */
-    public Algorithm algorithmFor(CollectiveArgs a) {
-        return HostPlanner.algorithm(a, domain.nranks, domain.config.algorithms(), rank);
+    /** How the host engine runs a call of this shape (what {@code jccl perf} prints). */
+    public Choice choiceFor(CollectiveArgs a) {
+        if (a.collective() == Collective.SEND_RECV) {
+            return new Choice(Algorithm.DIRECT, Protocol.SIMPLE, domain.config.minChannels(), Choice.Source.FIXED, Double.NaN);
+        }
+        return HostPlanner.plan(domain, a, rank).choice();
     }
 
     /**
@@ -112,14 +126,16 @@ public final class HostComm {
     }
 
     private Work collectiveWork(CollectiveArgs a) {
-        Plan plan = HostPlanner.plan(domain, a, rank);
+        HostPlanner.Planned planned = HostPlanner.plan(domain, a, rank);
+        Plan plan = planned.plan();
         Reduction red = a.collective().reduces() ? Reduction.of(a.type(), a.op(), domain.nranks) : null;
         String what = a.collective().cliName() + " of " + a.count() + " " + a.type().name().toLowerCase()
-                + (a.collective().rooted() ? " (root " + a.root() + ")" : "") + " [" + plan.algorithm() + "]";
+                + (a.collective().rooted() ? " (root " + a.root() + ")" : "") + " [" + plan.algorithm() + "/"
+                + planned.choice().protocol().id() + "]";
         long inBytes = a.type().bytes(a.collective().inputCount(a.count(), domain.nranks, rank, a.root()));
         long outBytes = a.type().bytes(a.collective().outputCount(a.count(), domain.nranks, rank, a.root()));
         boolean inputStable = !Memory.overlap(a.send(), inBytes, a.recv(), outBytes);
-        return new Work(plan, new MemorySegment[] {a.send()}, new MemorySegment[] {a.recv()}, a.type().size(), red,
+        return new Work(plan, planned.choice().protocol(), new MemorySegment[] {a.send()}, new MemorySegment[] {a.recv()}, a.type().size(), red,
                 inputStable, what);
     }
 
@@ -152,17 +168,17 @@ public final class HostComm {
                 }
             }
         }
-        return new Work(plan, in, out, 1, null, inputStable, "send/recv group of " + p2p.size() + " operation(s)");
+        return new Work(plan, Protocol.SIMPLE, in, out, 1, null, inputStable, "send/recv group of " + p2p.size() + " operation(s)");
     }
 
     private void execute(long seq, List<Work> works) {
-        Backoff order = new Backoff(domain.config.timeout().toNanos(), domain);
+        Backoff order = new Backoff(config.timeout().toNanos(), domain);
         order.reset();
         while (completed != seq - 1) {
             if (!order.pause() && !domain.aborted()) {
                 // Ops of this rank on other streams that were issued first have not run.
                 fail(new JcclException(ErrorCode.TIMEOUT, rank, "operation " + seq + " waited "
-                        + domain.config.timeout().toSeconds() + " s for the operations issued before it on other streams"));
+                        + config.timeout().toSeconds() + " s for the operations issued before it on other streams"));
             }
             if (domain.aborted() || failure != null) {
                 break;

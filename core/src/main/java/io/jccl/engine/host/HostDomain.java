@@ -1,7 +1,8 @@
 package io.jccl.engine.host;
 
 import io.jccl.Config;
-import io.jccl.plan.Plan;
+import io.jccl.proto.Protocol;
+import io.jccl.tune.Tuner;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -17,17 +18,23 @@ final class HostDomain {
 
     final int nranks;
     final Config config;
+    /** The Simple protocol's slot: the largest message of a send/recv exchange. */
     final long slotBytes;
     final HostComm[] comms;
-    private final AtomicReferenceArray<AtomicReferenceArray<Fifo>> fifos = new AtomicReferenceArray<>(MAX_CHANNELS);
-    private final ConcurrentHashMap<PlanKey, Plan> plans = new ConcurrentHashMap<>();
+    /** Per protocol, per channel, the FIFOs indexed by from * nranks + to. */
+    private final AtomicReferenceArray<AtomicReferenceArray<Fifo>> fifos =
+            new AtomicReferenceArray<>(Protocol.values().length * MAX_CHANNELS);
+    private final ConcurrentHashMap<HostPlanner.CallKey, HostPlanner.Planned> plans = new ConcurrentHashMap<>();
+    /** Chooses every call's algorithm, protocol and channels; built once from the shared configuration. */
+    final Tuner tuner;
     private volatile String abortCause;
 
     HostDomain(int nranks, Config config) {
         this.nranks = nranks;
         this.config = config;
-        this.slotBytes = io.jccl.proto.Simple.slotBytes(config.buffSize());
+        this.slotBytes = Protocol.SIMPLE.slotBytes(config.buffSize());
         this.comms = new HostComm[nranks];
+        this.tuner = Tuner.create(config, nranks, 1);
     }
 
     boolean aborted() {
@@ -45,15 +52,16 @@ final class HostDomain {
         }
     }
 
-    /** The FIFO of a connection, created on first use in the receiver's arena. */
-    Fifo fifo(int channel, int from, int to) {
+    /** The FIFO of a connection in one protocol, created on first use in the receiver's arena. */
+    Fifo fifo(Protocol protocol, int channel, int from, int to) {
         if (channel >= MAX_CHANNELS) {
             throw new IllegalStateException("channel " + channel + " beyond " + MAX_CHANNELS);
         }
-        AtomicReferenceArray<Fifo> perChannel = fifos.get(channel);
+        int pc = protocol.ordinal() * MAX_CHANNELS + channel;
+        AtomicReferenceArray<Fifo> perChannel = fifos.get(pc);
         if (perChannel == null) {
-            fifos.compareAndSet(channel, null, new AtomicReferenceArray<>(nranks * nranks));
-            perChannel = fifos.get(channel);
+            fifos.compareAndSet(pc, null, new AtomicReferenceArray<>(nranks * nranks));
+            perChannel = fifos.get(pc);
         }
         int i = from * nranks + to;
         Fifo f = perChannel.get(i);
@@ -61,7 +69,7 @@ final class HostDomain {
             synchronized (this) {
                 f = perChannel.get(i);
                 if (f == null) {
-                    f = new Fifo(comms[to].arena(), channel, from, to, slotBytes);
+                    f = Fifo.create(protocol, comms[to].arena(), channel, from, to, config.buffSize(protocol));
                     perChannel.set(i, f);
                 }
             }
@@ -69,8 +77,8 @@ final class HostDomain {
         return f;
     }
 
-    Plan plan(PlanKey key, java.util.function.Function<PlanKey, Plan> make) {
-        Plan p = plans.get(key);
+    HostPlanner.Planned plan(HostPlanner.CallKey key, java.util.function.Function<HostPlanner.CallKey, HostPlanner.Planned> make) {
+        HostPlanner.Planned p = plans.get(key);
         if (p == null) {
             if (plans.size() > 4096) {
                 plans.clear();

@@ -7,14 +7,15 @@ import io.jccl.plan.Link;
 import io.jccl.plan.Region;
 import io.jccl.plan.Segment;
 import io.jccl.plan.Step;
+import io.jccl.proto.Protocol;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
- * Interprets one lane of a rank's plan over the Simple protocol: for every tile, every step waits
- * for its incoming messages and for room in its outgoing FIFOs, computes straight from the
- * incoming slot into the outgoing slot (or the user buffer), then publishes and releases. One per
+ * Interprets one lane of a rank's plan over the FIFOs of the operation's protocol: for every tile,
+ * every step waits for its incoming messages and for room in its outgoing FIFOs, computes straight
+ * from the incoming message into the outgoing one (or the user buffer), then sends and releases. One per
  * (communicator, lane); used by one thread at a time.
  */
 final class LaneExecutor {
@@ -40,7 +41,7 @@ final class LaneExecutor {
     LaneExecutor(HostComm comm, int lane) {
         this.comm = comm;
         this.lane = lane;
-        this.backoff = new Backoff(comm.domain().config.timeout().toNanos(), comm.domain());
+        this.backoff = new Backoff(comm.config().timeout().toNanos(), comm.domain());
     }
 
     void run(Work w) {
@@ -106,15 +107,15 @@ final class LaneExecutor {
         refSeqs[refCount++] = seq;
     }
 
-    private Fifo[] resolve(List<Link> links, boolean sending, Fifo[] into) {
+    private Fifo[] resolve(Protocol protocol, List<Link> links, boolean sending, Fifo[] into) {
         if (links.isEmpty()) {
             return NONE;
         }
         Fifo[] a = into.length >= links.size() ? into : new Fifo[links.size()];
         for (int i = 0; i < links.size(); i++) {
             Link l = links.get(i);
-            a[i] = sending ? comm.domain().fifo(l.channel(), comm.rank(), l.peer())
-                    : comm.domain().fifo(l.channel(), l.peer(), comm.rank());
+            a[i] = sending ? comm.domain().fifo(protocol, l.channel(), comm.rank(), l.peer())
+                    : comm.domain().fifo(protocol, l.channel(), l.peer(), comm.rank());
         }
         return a;
     }
@@ -122,8 +123,8 @@ final class LaneExecutor {
     private void execute(Work w, Step step, long shift, long tile, int index) {
         int nr = step.recv().size();
         int ns = step.send().size();
-        Fifo[] in = resolve(step.recv(), false, recv);
-        Fifo[] out = resolve(step.send(), true, send);
+        Fifo[] in = resolve(w.protocol(), step.recv(), false, recv);
+        Fifo[] out = resolve(w.protocol(), step.send(), true, send);
         if (in.length > recv.length) {
             recv = in;
         }
@@ -156,6 +157,8 @@ final class LaneExecutor {
                 }
             }
         }
+        // Only Simple slots can name the sender's memory instead of holding the data.
+        boolean referable = w.protocol() == Protocol.SIMPLE && bytes >= REFERENCE_MIN_BYTES;
         Reduction red = w.reduction();
         boolean preSrc = red != null && step.src() != null && step.src().buf() == Buf.INPUT;
         // Where the step's result lives once computed: a user buffer region, or the first send slot;
@@ -166,13 +169,13 @@ final class LaneExecutor {
         switch (step.kind()) {
             case SEND -> {
                 stable = !preSrc && (step.src().buf() == Buf.OUTPUT || w.inputStable());
-                if (stable && bytes >= REFERENCE_MIN_BYTES) {
+                if (stable && referable) {
                     resSeg = segment(w, step.src());
                     resOff = offset(step.src(), shift, es);
                 } else {
                     stable = false;
-                    resSeg = out[0].memory();
-                    resOff = out[0].sendSlotOffset();
+                    resSeg = out[0].sendSegment();
+                    resOff = out[0].sendOffset();
                     transform(red, segment(w, step.src()), offset(step.src(), shift, es), preSrc, resSeg, resOff,
                             step.count(), false, es);
                 }
@@ -185,8 +188,8 @@ final class LaneExecutor {
             }
             case RECV_REDUCE_SEND, RECV_REDUCE_COPY, RECV_REDUCE_COPY_SEND -> {
                 stable = step.dst() != null;
-                resSeg = stable ? segment(w, step.dst()) : out[0].memory();
-                resOff = stable ? offset(step.dst(), shift, es) : out[0].sendSlotOffset();
+                resSeg = stable ? segment(w, step.dst()) : out[0].sendSegment();
+                resOff = stable ? offset(step.dst(), shift, es) : out[0].sendOffset();
                 MemorySegment src = segment(w, step.src());
                 long srcOff = offset(step.src(), shift, es);
                 red.combine(in[0].recvSegment(), in[0].recvOffset(), false, src, srcOff, preSrc, resSeg, resOff,
@@ -205,18 +208,13 @@ final class LaneExecutor {
             }
             default -> throw new IllegalStateException(step.kind().toString());
         }
-        boolean byReference = stable && bytes >= REFERENCE_MIN_BYTES;
+        boolean byReference = stable && referable;
         for (int k = 0; k < ns; k++) {
             Fifo f = out[k];
+            long seq = f.send(resSeg, resOff, bytes, byReference);
             if (byReference) {
-                noteReference(f, f.publish(resSeg, resOff, bytes));
-                continue;
+                noteReference(f, seq);
             }
-            long slot = f.sendSlotOffset();
-            if (f.memory() != resSeg || slot != resOff) {
-                MemorySegment.copy(resSeg, resOff, f.memory(), slot, bytes);
-            }
-            f.publish(bytes);
         }
         for (int k = 0; k < nr; k++) {
             in[k].release();
@@ -251,7 +249,7 @@ final class LaneExecutor {
                     + lane + " while waiting for " + waitingFor + ": " + comm.domain().abortCause());
         }
         return new JcclException(ErrorCode.TIMEOUT, comm.rank(), w.description() + ": no progress for "
-                + comm.domain().config.timeout().toSeconds() + " s waiting for " + waitingFor + " (lane " + lane
+                + comm.config().timeout().toSeconds() + " s waiting for " + waitingFor + " (lane " + lane
                 + (step == null ? ", after the last step" : ", tile " + tile + ", step " + index + ": " + step)
                 + "); a peer did not make the matching call");
     }

@@ -1,15 +1,16 @@
 package io.jccl.engine.host;
 
 import io.jccl.plan.Plan;
+import io.jccl.proto.Protocol;
 
 import java.lang.foreign.MemorySegment;
 
 /**
- * One planned operation of one rank: the plan, the user buffers its regions index (per operation of
- * a group), the element size, the reduction (null when nothing is reduced), and whether input
+ * One planned operation of one rank: the plan, the protocol its messages travel in, the user buffers
+ * its regions index (per operation of a group), the element size, the reduction (null when nothing is reduced), and whether input
  * regions may be sent by reference (only when no output overlaps an input: the call does not write
  * its input).
  */
-record Work(Plan plan, MemorySegment[] inputs, MemorySegment[] outputs, int elementSize, Reduction reduction,
+record Work(Plan plan, Protocol protocol, MemorySegment[] inputs, MemorySegment[] outputs, int elementSize, Reduction reduction,
             boolean inputStable, String description) {
 }

@@ -1,37 +1,37 @@
-package io.jccl.bench;
+package io.jccl.json;
 
 /**
- * A minimal JSON writer, enough for the reports of this tool: objects, arrays, strings, integers
+ * A minimal JSON writer, enough for jccl's reports and tuning tables: objects, arrays, strings, integers
  * and finite numbers (a NaN or an infinity, which JSON cannot hold, is written as null). It tracks
  * only whether a comma is due, so callers must nest begin and end calls properly.
  */
-final class JsonWriter {
+public final class JsonWriter {
     private final StringBuilder b = new StringBuilder();
     private boolean needComma;
     private int depth;
 
-    JsonWriter beginObject() {
+    public JsonWriter beginObject() {
         separate();
         b.append('{');
         return open();
     }
 
-    JsonWriter endObject() {
+    public JsonWriter endObject() {
         return close('}');
     }
 
-    JsonWriter beginArray() {
+    public JsonWriter beginArray() {
         separate();
         b.append('[');
         return open();
     }
 
-    JsonWriter endArray() {
+    public JsonWriter endArray() {
         return close(']');
     }
 
     /** Starts a member of the current object; a value call must follow. */
-    JsonWriter name(String name) {
+    public JsonWriter name(String name) {
         separate();
         string(name);
         b.append(':');
@@ -39,7 +39,7 @@ final class JsonWriter {
         return this;
     }
 
-    JsonWriter value(String s) {
+    public JsonWriter value(String s) {
         separate();
         if (s == null) {
             b.append("null");
@@ -50,21 +50,21 @@ final class JsonWriter {
         return this;
     }
 
-    JsonWriter value(long v) {
+    public JsonWriter value(long v) {
         separate();
         b.append(v);
         needComma = true;
         return this;
     }
 
-    JsonWriter value(double v) {
+    public JsonWriter value(double v) {
         separate();
         b.append(Double.isFinite(v) ? Double.toString(v) : "null");
         needComma = true;
         return this;
     }
 
-    JsonWriter nullValue() {
+    public JsonWriter nullValue() {
         separate();
         b.append("null");
         needComma = true;
@@ -120,6 +120,7 @@ final class JsonWriter {
         b.append('"');
     }
 
+    /** The document, ending with a newline. */
     @Override
     public String toString() {
         return b.toString() + "\n";

@@ -1,0 +1,124 @@
+package io.jccl.engine.host;
+
+import io.jccl.proto.Protocol;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The LL128 protocol on the host: 128-byte lines of 120 data bytes and a flag word (the message's
+ * sequence number + 1) in the last 8 bytes, stored after the data with a release store; the
+ * receiver acquires each line's flag before reading its data. Line 0's first word is the message's
+ * size, so line 0 carries 112 data bytes and the others 120. The receiver unpacks the lines that
+ * have arrived into its staging buffer, so the executor reads the message as plain bytes.
+ */
+final class Ll128Fifo extends Fifo {
+    private static final int LINE = 128;
+    private static final int DATA = 120;
+    private static final int FIRST = DATA - Protocol.HEADER_BYTES;
+
+    private final MemorySegment sendStage;
+    private final MemorySegment recvStage;
+    private final long capacity;
+    /** Receiver: lines of the waiting message (-1 until its header arrived), lines unpacked, size. */
+    private long lines = -1;
+    private long cursor;
+    private long size;
+
+    Ll128Fifo(Arena arena, int channel, int from, int to, long slotBytes) {
+        super(Protocol.LL128, arena, channel, from, to, slotBytes);
+        this.capacity = slotBytes / LINE * DATA - Protocol.HEADER_BYTES;
+        this.sendStage = arena.allocate(capacity, 64);
+        this.recvStage = arena.allocate(capacity, 64);
+    }
+
+    @Override
+    MemorySegment sendSegment() {
+        return sendStage;
+    }
+
+    @Override
+    long sendOffset() {
+        return 0;
+    }
+
+    @Override
+    long send(MemorySegment segment, long offset, long bytes, boolean byReference) {
+        long t = tail();
+        long base = slotOffset(t);
+        long flag = protocol.flag(t);
+        mem.set(ValueLayout.JAVA_LONG, base, bytes);
+        long n = Math.min(FIRST, bytes);
+        MemorySegment.copy(segment, offset, mem, base + Protocol.HEADER_BYTES, n);
+        LONG.setRelease(mem, base + DATA, flag);
+        long line = base + LINE;
+        for (long pos = n; pos < bytes; pos += DATA, line += LINE) {
+            MemorySegment.copy(segment, offset + pos, mem, line, Math.min(DATA, bytes - pos));
+            LONG.setRelease(mem, line + DATA, flag);
+        }
+        LONG.setRelease(mem, TAIL, t + 1);
+        // Orders the lines' stores before the read of dataWaiter (the receiver registers, then polls).
+        VarHandle.fullFence();
+        wakeReceiver();
+        return t;
+    }
+
+    @Override
+    boolean hasData() {
+        if (lines >= 0 && cursor == lines) {
+            return true;
+        }
+        long h = head();
+        long base = slotOffset(h);
+        long flag = protocol.flag(h);
+        if (lines < 0) {
+            if ((long) LONG.getAcquire(mem, base + DATA) != flag) {
+                return false;
+            }
+            size = mem.get(ValueLayout.JAVA_LONG, base);
+            if (size < 0 || size > capacity) {
+                // Reported by the executor as a size mismatch; nothing is read.
+                lines = 1;
+                cursor = 1;
+                return true;
+            }
+            lines = protocol.linesFor(size);
+            MemorySegment.copy(mem, base + Protocol.HEADER_BYTES, recvStage, 0, Math.min(FIRST, size));
+            cursor = 1;
+        }
+        while (cursor < lines) {
+            long line = base + LINE * cursor;
+            if ((long) LONG.getAcquire(mem, line + DATA) != flag) {
+                return false;
+            }
+            long pos = FIRST + DATA * (cursor - 1);
+            MemorySegment.copy(mem, line, recvStage, pos, Math.min(DATA, size - pos));
+            cursor++;
+        }
+        return true;
+    }
+
+    @Override
+    MemorySegment recvSegment() {
+        return recvStage;
+    }
+
+    @Override
+    long recvOffset() {
+        return 0;
+    }
+
+    @Override
+    long recvSize() {
+        return size;
+    }
+
+    @Override
+    void release() {
+        lines = -1;
+        cursor = 0;
+        super.release();
+    }
+}

@@ -1,0 +1,28 @@
+package io.jccl.tune;
+
+import io.jccl.algo.Algorithm;
+import io.jccl.proto.Protocol;
+
+/**
+ * How one call runs: its algorithm, protocol and number of channels, where that came from, and the
+ * time the model predicts for it (µs; NaN where the choice did not come from the model).
+ */
+public record Choice(Algorithm algorithm, Protocol protocol, int channels, Source source, double predictedMicros) {
+    /** What decided. */
+    public enum Source {
+        /** The cost model. */
+        MODEL,
+        /** A calibrated tuning table's best measured entry. */
+        TABLE,
+        /** A rule of an NCCL tuner-plugin CSV file. */
+        RULES,
+        /** Not tuned: send/recv exchanges always run direct, in Simple. */
+        FIXED
+    }
+
+    @Override
+    public String toString() {
+        return algorithm.id() + "/" + protocol.id() + " x" + channels + " (" + source.name().toLowerCase()
+                + (Double.isNaN(predictedMicros) ? "" : String.format(" %.2f us", predictedMicros)) + ")";
+    }
+}

@@ -1,0 +1,104 @@
+package io.jccl.tune;
+
+import io.jccl.algo.Algorithm;
+import io.jccl.plan.Collective;
+import io.jccl.proto.Protocol;
+
+/**
+ * NCCL's cost model: time = latency + bytes / algbw. Latency is a base per (algorithm, protocol)
+ * plus a per-hop latency times the hops a message crosses (ring: its steps; tree: twice its depth;
+ * direct: its n-1 rounds), hops between nodes costing the inter-node latency. Bus bandwidth is the
+ * channels' bandwidth in the protocol, capped by what the fabric carries; algbw is busbw times the
+ * collective's ratio (ring all-reduce n/(2(n-1)), all-gather and reduce-scatter n/(n-1), tree 1/2,
+ * direct n/(n-1), broadcast and reduce 1). All times in µs, bandwidths in GB/s (bytes per ns).
+ *
+ * <p>The constants are the engine's: {@link #HOST} for the host engine on shared memory.
+ *
+ * @param baseLatency  per algorithm (by ordinal) and protocol (by ordinal), µs
+ * @param hopLatency   per algorithm and protocol, µs per hop inside a node
+ * @param interHopLatency per algorithm and protocol, µs per hop between nodes
+ * @param channelBw    per protocol, GB/s one channel moves
+ * @param maxBusBw     per protocol, GB/s the fabric carries whatever the channels
+ */
+public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][] interHopLatency, double[] channelBw,
+                        double[] maxBusBw) {
+
+    private static final int LL = Protocol.LL.ordinal();
+    private static final int LL128 = Protocol.LL128.ordinal();
+    private static final int SIMPLE = Protocol.SIMPLE.ordinal();
+
+    /**
+     * The host engine: ranks are threads (or processes) exchanging through shared-memory FIFOs. Base
+     * latencies and hop latencies measured with {@code jccl perf} at 8 B on 2 and 4 ranks, bandwidths
+     * at 16-64 MiB; see docs/tuning.md for the commands and figures.
+     */
+    public static final CostModel HOST = host();
+
+    private static CostModel host() {
+        int na = Algorithm.values().length;
+        int np = Protocol.values().length;
+        double[][] base = new double[na][np];
+        double[][] hop = new double[na][np];
+        for (int a = 0; a < na; a++) {
+            base[a][LL] = 1.6;
+            base[a][LL128] = 1.7;
+            base[a][SIMPLE] = 1.8;
+            hop[a][LL] = 0.25;
+            hop[a][LL128] = 0.35;
+            hop[a][SIMPLE] = 0.45;
+        }
+        double[] bw = new double[np];
+        bw[LL] = 0.8;
+        bw[LL128] = 2.5;
+        bw[SIMPLE] = 4.0;
+        double[] max = new double[np];
+        max[LL] = 1.6;
+        max[LL128] = 5.0;
+        max[SIMPLE] = 8.0;
+        return new CostModel(base, hop, hop, bw, max);
+    }
+
+    /**
+     * Predicted µs for a call of {@code bytes} (as {@link CallSize} counts) on {@code nranks} ranks
+     * over {@code nNodes} nodes, {@code channels} channels, a tree of depth {@code treeDepth}.
+     */
+    public double time(Collective c, Algorithm a, Protocol p, long bytes, int nranks, int nNodes, int channels,
+                       int treeDepth) {
+        if (nranks == 1) {
+            return baseLatency[a.ordinal()][p.ordinal()];
+        }
+        int ai = a.ordinal();
+        int pi = p.ordinal();
+        double busBw = Math.min(maxBusBw[pi], channels * channelBw[pi]) * 1000.0; // bytes per µs
+        double hops;
+        double interHops;
+        double ratio;
+        switch (a) {
+            case RING -> {
+                hops = switch (c) {
+                    case ALL_REDUCE -> 2.0 * (nranks - 1);
+                    default -> nranks - 1;
+                };
+                interHops = nNodes <= 1 ? 0 : (c == Collective.ALL_REDUCE ? 2.0 : 1.0) * (nNodes - 1);
+                ratio = switch (c) {
+                    case ALL_REDUCE -> nranks / (2.0 * (nranks - 1));
+                    case ALL_GATHER, REDUCE_SCATTER -> nranks / (double) (nranks - 1);
+                    default -> 1.0;
+                };
+            }
+            case TREE, SPLIT_TREE -> {
+                interHops = nNodes <= 1 ? 0 : 2 * Math.ceil(Math.log(nNodes) / Math.log(2));
+                hops = 2.0 * treeDepth;
+                ratio = 0.5;
+            }
+            case DIRECT -> {
+                hops = nranks - 1;
+                interHops = 0;
+                ratio = nranks / (double) (nranks - 1);
+            }
+            default -> throw new IllegalArgumentException(a.toString());
+        }
+        double latency = baseLatency[ai][pi] + (hops - interHops) * hopLatency[ai][pi] + interHops * interHopLatency[ai][pi];
+        return latency + bytes / (busBw * ratio);
+    }
+}

@@ -1,0 +1,209 @@
+package io.jccl.tune;
+
+import io.jccl.Config;
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
+import io.jccl.algo.Algorithm;
+import io.jccl.algo.Algorithms;
+import io.jccl.plan.Collective;
+import io.jccl.proto.Protocol;
+import io.jccl.topo.BinaryTrees;
+import io.jccl.topo.TreeNode;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Chooses the algorithm, protocol and channel count of each call. Candidates are the algorithms
+ * that plan the collective and the protocols, both as the configuration allows ({@code JCCL_ALGO},
+ * {@code JCCL_PROTO}); a tuning file decides where it has data (a calibrated table's fastest
+ * measurement, or the first matching NCCL tuner rule), otherwise the cost model's fastest
+ * prediction wins; the channel count stays within {@code JCCL_MIN_NCHANNELS..JCCL_MAX_NCHANNELS}.
+ *
+ * <p>Every rank must choose alike, or they run different schedules and hang. So a tuner reads only
+ * what all ranks share: the call, and one configuration and tuning file for the whole communicator
+ * (rank 0's, given to every rank at init); never a rank's own timings.
+ *
+ * <pre>{@code
+ * Tuner t = Tuner.create(Config.fromEnvironment(), 4, 1);
+ * Choice c = t.choose(Collective.ALL_REDUCE, 1024, 4, 0);
+ * }</pre>
+ */
+public final class Tuner {
+    private final Config config;
+    private final int nranks;
+    private final int nNodes;
+    private final int treeDepth;
+    private final int cores;
+    private final CostModel model;
+    private final TuningTable table;
+    private final TunerRules rules;
+
+    private Tuner(Config config, int nranks, int nNodes, int cores, CostModel model, TuningTable table, TunerRules rules) {
+        this.config = config;
+        this.nranks = nranks;
+        this.nNodes = nNodes;
+        this.cores = cores;
+        this.model = model;
+        this.table = table;
+        this.rules = rules;
+        this.treeDepth = depth(BinaryTrees.first(nranks));
+    }
+
+    /**
+     * The tuner of a communicator of {@code nranks} ranks on {@code nNodes} nodes, from the
+     * configuration every rank shares; reads its tuning file if it names one.
+     */
+    public static Tuner create(Config config, int nranks, int nNodes) {
+        TuningTable table = null;
+        TunerRules rules = null;
+        Path f = config.tuningFile();
+        if (f != null) {
+            String text;
+            try {
+                text = Files.readString(f);
+            } catch (IOException e) {
+                throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_TUNING_FILE", "cannot be read: " + f + ": " + e);
+            }
+            try {
+                if (text.stripLeading().startsWith("{")) {
+                    table = TuningTable.parse(text);
+                } else {
+                    rules = TunerRules.parse(text, f.toString());
+                }
+            } catch (IllegalArgumentException e) {
+                throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_TUNING_FILE", f + ": " + e.getMessage());
+            }
+        }
+        return new Tuner(config, nranks, nNodes, Runtime.getRuntime().availableProcessors(), CostModel.HOST, table, rules);
+    }
+
+    /** A tuner with an explicit model, table and machine (for tests and the calibrator's checks). */
+    public static Tuner of(Config config, int nranks, int nNodes, int cores, CostModel model, TuningTable table) {
+        return new Tuner(config, nranks, nNodes, cores, model, table, null);
+    }
+
+    public TuningTable table() {
+        return table;
+    }
+
+    public TunerRules rules() {
+        return rules;
+    }
+
+    /** The algorithms the configuration allows for {@code c}, in the collective's order of preference. */
+    public Set<Algorithm> algorithms(Collective c, int rank) {
+        Set<Algorithm> s = new LinkedHashSet<>();
+        for (Algorithm a : Algorithms.supported(c)) {
+            if (config.algorithms().contains(a.id())) {
+                s.add(a);
+            }
+        }
+        if (s.isEmpty()) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "JCCL_ALGO allows " + config.algorithms()
+                    + ", none of the algorithms of " + c.cliName() + " " + Algorithms.supported(c).stream().map(Algorithm::id).toList());
+        }
+        return s;
+    }
+
+    /** The protocols the configuration allows, fastest-latency first. */
+    public Set<Protocol> protocols() {
+        Set<Protocol> s = EnumSet.noneOf(Protocol.class);
+        s.addAll(config.protocols());
+        return s;
+    }
+
+    /**
+     * The host engine's channels for {@code bytes} in {@code p}: one per message-sized piece of each
+     * rank's share, at most one per core for each rank of this process (more lanes than cores only
+     * add switching), within the configured bounds.
+     */
+    public int channels(long bytes, Protocol p) {
+        long message = Math.max(1, p.maxMessageBytes(config.buffSize(p)));
+        long bySize = Math.max(1, bytes / (message * nranks));
+        int byCores = Math.max(1, cores / nranks);
+        return (int) Math.max(config.minChannels(), Math.min(config.maxChannels(), Math.min(bySize, byCores)));
+    }
+
+    private int clampChannels(int n) {
+        return Math.max(config.minChannels(), Math.min(config.maxChannels(), n));
+    }
+
+    /** The choice for a call of {@code count} elements of {@code elementSize} bytes. */
+    public Choice choose(Collective c, long count, int elementSize, int rank) {
+        long bytes = CallSize.bytes(c, count, elementSize, nranks);
+        Set<Algorithm> algos = algorithms(c, rank);
+        Set<Protocol> protos = protocols();
+        if (table != null) {
+            Optional<TuningTable.Result> r = table.best(c, nranks, bytes, algos, protos);
+            if (r.isPresent()) {
+                return new Choice(r.get().algorithm(), r.get().protocol(), clampChannels(r.get().channels()),
+                        Choice.Source.TABLE, Double.NaN);
+            }
+        }
+        if (rules != null) {
+            Optional<TunerRules.Rule> r = rules.match(c, bytes, nNodes, nranks, algos, protos);
+            if (r.isPresent()) {
+                int ch = r.get().channels() > 0 ? clampChannels(r.get().channels()) : channels(bytes, r.get().protocol());
+                return new Choice(r.get().algorithm(), r.get().protocol(), ch, Choice.Source.RULES, Double.NaN);
+            }
+        }
+        return modelChoice(c, bytes, algos, protos);
+    }
+
+    /** The model's fastest allowed choice for {@code bytes} (as {@link CallSize} counts them). */
+    public Choice modelChoice(Collective c, long bytes, Set<Algorithm> algos, Set<Protocol> protos) {
+        Choice best = null;
+        for (Algorithm a : algos) {
+            for (Protocol p : protos) {
+                int ch = channels(bytes, p);
+                double t = model.time(c, a, p, bytes, nranks, nNodes, ch, treeDepth);
+                if (best == null || t < best.predictedMicros()) {
+                    best = new Choice(a, p, ch, Choice.Source.MODEL, t);
+                }
+            }
+        }
+        return best;
+    }
+
+    /** The depth of the tree: the most edges from a rank up to the root. */
+    static int depth(TreeNode[] tree) {
+        int max = 0;
+        for (TreeNode n : tree) {
+            int d = 0;
+            for (TreeNode x = n; !x.isRoot() && d <= tree.length; x = tree[x.parent()]) {
+                d++;
+            }
+            max = Math.max(max, d);
+        }
+        return max;
+    }
+
+    /**
+     * Tree all-reduce chunking (NCCL's, Simple protocol): halve the message while the pipeline has
+     * too few chunks for the tree's depth, so that it fills: below 8 chunks per level above 128 KiB,
+     * 4 above 64 KiB, 1 above 32 KiB.
+     */
+    public long treeChunkBytes(long chunk, long bytes, int channels) {
+        long c = chunk;
+        while (bytes / ((long) channels * c) < treeDepth * 8L && c > 131072) {
+            c /= 2;
+        }
+        while (bytes / ((long) channels * c) < treeDepth * 4L && c > 65536) {
+            c /= 2;
+        }
+        while (bytes / ((long) channels * c) < treeDepth && c > 32768) {
+            c /= 2;
+        }
+        return c;
+    }
+
+    public int treeDepth() {
+        return treeDepth;
+    }
+}

@@ -1,0 +1,180 @@
+package io.jccl.tune;
+
+import io.jccl.Config;
+import io.jccl.algo.Algorithm;
+import io.jccl.plan.Collective;
+import io.jccl.proto.Protocol;
+import org.junit.jupiter.api.Test;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The tuner's choices: model, calibrated table, NCCL rules, and the configuration's overrides. */
+class TunerTest {
+    private static final Set<Algorithm> ALL_ALGOS = EnumSet.allOf(Algorithm.class);
+    private static final Set<Protocol> ALL_PROTOS = EnumSet.allOf(Protocol.class);
+
+    private static Tuner tuner(Config c, int n, TuningTable t) {
+        return Tuner.of(c, n, 1, 2, CostModel.HOST, t);
+    }
+
+    @Test
+    void theModelTakesLlForSmallCallsAndSimpleForLargeOnes() {
+        Tuner t = tuner(Config.defaults(), 2, null);
+        Choice small = t.choose(Collective.ALL_REDUCE, 2, 4, 0);
+        Choice large = t.choose(Collective.ALL_REDUCE, 16 << 20, 4, 0);
+        assertThat(small.protocol()).isEqualTo(Protocol.LL);
+        assertThat(large.protocol()).isEqualTo(Protocol.SIMPLE);
+        assertThat(small.source()).isEqualTo(Choice.Source.MODEL);
+        assertThat(small.predictedMicros()).isLessThan(large.predictedMicros());
+        // Predictions grow with size for every (algorithm, protocol).
+        for (Algorithm a : List.of(Algorithm.RING, Algorithm.TREE)) {
+            for (Protocol p : Protocol.values()) {
+                double prev = 0;
+                for (long b = 8; b <= 1 << 26; b *= 4) {
+                    double time = CostModel.HOST.time(Collective.ALL_REDUCE, a, p, b, 4, 1, 1, 2);
+                    assertThat(time).isGreaterThan(prev);
+                    prev = time;
+                }
+            }
+        }
+    }
+
+    @Test
+    void theModelFollowsNcclsFormulas() {
+        CostModel m = CostModel.HOST;
+        int s = Protocol.SIMPLE.ordinal();
+        int r = Algorithm.RING.ordinal();
+        double busBw = Math.min(m.maxBusBw()[s], m.channelBw()[s]) * 1000;
+        // Ring all-reduce on 4 ranks: base + 2(n-1) hops, algbw = busbw * n / (2(n-1)).
+        double ring = m.baseLatency()[r][s] + 6 * m.hopLatency()[r][s] + (1 << 20) / (busBw * 4 / 6.0);
+        assertThat(m.time(Collective.ALL_REDUCE, Algorithm.RING, Protocol.SIMPLE, 1 << 20, 4, 1, 1, 2)).isCloseTo(ring,
+                org.assertj.core.data.Offset.offset(1e-9));
+        // Tree: base + 2 * depth hops, algbw = busbw / 2.
+        int tr = Algorithm.TREE.ordinal();
+        double tree = m.baseLatency()[tr][s] + 2 * 3 * m.hopLatency()[tr][s] + (1 << 20) / (busBw * 0.5);
+        assertThat(m.time(Collective.ALL_REDUCE, Algorithm.TREE, Protocol.SIMPLE, 1 << 20, 8, 1, 1, 3)).isCloseTo(tree,
+                org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
+    void configurationRestrictsTheCandidates() {
+        Config c = Config.fromVariables(Map.of("JCCL_PROTO", "^LL", "JCCL_ALGO", "tree", "JCCL_MIN_NCHANNELS", "2"));
+        Choice ch = tuner(c, 4, null).choose(Collective.ALL_REDUCE, 2, 4, 0);
+        assertThat(ch.protocol()).isNotEqualTo(Protocol.LL);
+        assertThat(ch.algorithm()).isEqualTo(Algorithm.TREE);
+        assertThat(ch.channels()).isGreaterThanOrEqualTo(2);
+        assertThat(tuner(Config.defaults().withProtocols("LL128"), 2, null).choose(Collective.ALL_GATHER, 1 << 20, 4, 0)
+                .protocol()).isEqualTo(Protocol.LL128);
+        assertThatThrownBy(() -> tuner(Config.defaults().withAlgorithms("tree"), 2, null).choose(Collective.ALL_GATHER, 8, 4, 1))
+                .hasMessageContaining("JCCL_ALGO").hasMessageContaining("allgather");
+    }
+
+    @Test
+    void protocolSelectionUsesNcclsGrammar() {
+        assertThat(Config.fromVariables(Map.of("JCCL_PROTO", "ll128,SIMPLE")).protocols())
+                .containsExactlyInAnyOrder(Protocol.LL128, Protocol.SIMPLE);
+        assertThat(Config.fromVariables(Map.of("JCCL_PROTO", "^LL")).protocols())
+                .containsExactlyInAnyOrder(Protocol.LL128, Protocol.SIMPLE);
+        assertThat(Config.defaults().protocols()).containsExactlyInAnyOrder(Protocol.values());
+        assertThatThrownBy(() -> Config.fromVariables(Map.of("JCCL_PROTO", "LL,LL256"))).hasMessageContaining("JCCL_PROTO")
+                .hasMessageContaining("LL256");
+        assertThatThrownBy(() -> Config.defaults().withProtocols("^LL,LL128,Simple")).hasMessageContaining("leaves nothing");
+        assertThatThrownBy(() -> Config.fromVariables(Map.of("JCCL_LL128_BUFFSIZE", "1000")))
+                .hasMessageContaining("JCCL_LL128_BUFFSIZE").hasMessageContaining("multiple of 1024");
+        assertThat(Config.fromVariables(Map.of("JCCL_LL_BUFFSIZE", "64K")).buffSize(Protocol.LL)).isEqualTo(64 << 10);
+        assertThatThrownBy(() -> Config.fromVariables(Map.of("JCCL_DEBUG", "LOUD"))).hasMessageContaining("JCCL_DEBUG");
+    }
+
+    private static TuningTable table() {
+        var r = List.of(new TuningTable.Result(Algorithm.TREE, Protocol.LL128, 1, 5.0),
+                new TuningTable.Result(Algorithm.RING, Protocol.SIMPLE, 1, 9.0));
+        var big = List.of(new TuningTable.Result(Algorithm.RING, Protocol.SIMPLE, 1, 500.0),
+                new TuningTable.Result(Algorithm.TREE, Protocol.LL, 1, 2000.0));
+        return new TuningTable(Map.of("host", "test"), List.of(new TuningTable.Entry(Collective.ALL_REDUCE, 2, 1024, r),
+                new TuningTable.Entry(Collective.ALL_REDUCE, 2, 1 << 20, big)));
+    }
+
+    @Test
+    void aTableDecidesWhereItHasDataAndTheModelElsewhere() {
+        Tuner t = tuner(Config.defaults(), 2, table());
+        Choice at1k = t.choose(Collective.ALL_REDUCE, 256, 4, 0);
+        assertThat(at1k.source()).isEqualTo(Choice.Source.TABLE);
+        assertThat(at1k.algorithm()).isEqualTo(Algorithm.TREE);
+        assertThat(at1k.protocol()).isEqualTo(Protocol.LL128);
+        // 8 B is in the first bucket (it reaches down to 0); 32 KiB = sqrt(1K * 1M) starts the second.
+        assertThat(t.choose(Collective.ALL_REDUCE, 2, 4, 0).source()).isEqualTo(Choice.Source.TABLE);
+        assertThat(t.choose(Collective.ALL_REDUCE, 8191, 4, 0).protocol()).isEqualTo(Protocol.LL128);
+        assertThat(t.choose(Collective.ALL_REDUCE, 8192, 4, 0).protocol()).isEqualTo(Protocol.SIMPLE);
+        // Beyond twice the largest size, another collective, another rank count: the model.
+        assertThat(t.choose(Collective.ALL_REDUCE, 1 << 20, 4, 0).source()).isEqualTo(Choice.Source.MODEL);
+        assertThat(t.choose(Collective.ALL_GATHER, 256, 4, 0).source()).isEqualTo(Choice.Source.MODEL);
+        assertThat(tuner(Config.defaults(), 4, table()).choose(Collective.ALL_REDUCE, 256, 4, 0).source())
+                .isEqualTo(Choice.Source.MODEL);
+        // The table's best among what JCCL_PROTO allows.
+        Choice noLl128 = tuner(Config.defaults().withProtocols("^LL128"), 2, table()).choose(Collective.ALL_REDUCE, 256, 4, 0);
+        assertThat(noLl128.protocol()).isEqualTo(Protocol.SIMPLE);
+        assertThat(noLl128.source()).isEqualTo(Choice.Source.TABLE);
+    }
+
+    @Test
+    void aTableSurvivesItsJsonAndBadTablesAreRefusedSayingWhere() {
+        TuningTable t = table();
+        TuningTable back = TuningTable.parse(t.toJson());
+        assertThat(back.entries()).isEqualTo(t.entries());
+        assertThat(back.about()).containsEntry("host", "test");
+        assertThat(t.toJson()).contains("\"best\"").contains("\"format\":\"jccl-tuning-table\"");
+        assertThatThrownBy(() -> TuningTable.parse("{\"format\": \"other\"}")).hasMessageContaining("not a jccl tuning table");
+        String bad = t.toJson().replace("\"LL128\"", "\"LL64\"");
+        assertThatThrownBy(() -> TuningTable.parse(bad)).hasMessageContaining("entries[0].results[0]").hasMessageContaining("LL64");
+        assertThatThrownBy(() -> TuningTable.parse(t.toJson().replace("\"us\":5.0", "\"us\":-5.0")))
+                .hasMessageContaining("positive");
+        assertThatThrownBy(() -> TuningTable.parse("{\"format\": \"jccl-tuning-table\", \"version\": 1, \"entries\": [")).hasMessageContaining("JSON line 1");
+    }
+
+    @Test
+    void ncclTunerRulesAreReadAndTheFirstAllowedMatchWins() {
+        String csv = """
+                # colltype,minbytes,maxbytes,algorithm,protocol,channels,nNodes,nRanks,numPipeOps,regBuff
+                allreduce,0,65536,nvls,simple,-1,-1,-1
+                allreduce,0,65536,tree,ll,4,1,-1,-1,-1
+                allreduce,65537,1073741824,ring,simple,-1,-1,2
+                allgather,0,1024,ring,ll128,-1,-1,-1,1,0
+                allgather,0,1024,ring,ll,-1,-1,-1,2,1
+                """;
+        TunerRules rules = TunerRules.parse(csv, "nccl_tuner.conf");
+        assertThat(rules.rules()).hasSize(5);
+        assertThat(rules.rules().getFirst().algorithm()).as("nvls: not in jccl").isNull();
+        var small = rules.match(Collective.ALL_REDUCE, 4096, 1, 8, ALL_ALGOS, ALL_PROTOS).orElseThrow();
+        assertThat(small.algorithm()).isEqualTo(Algorithm.TREE);
+        assertThat(small.protocol()).isEqualTo(Protocol.LL);
+        assertThat(small.channels()).isEqualTo(4);
+        assertThat(rules.match(Collective.ALL_REDUCE, 1 << 20, 1, 8, ALL_ALGOS, ALL_PROTOS)).as("nRanks 2 only").isEmpty();
+        assertThat(rules.match(Collective.ALL_REDUCE, 1 << 20, 1, 2, ALL_ALGOS, ALL_PROTOS)).isPresent();
+        assertThat(rules.match(Collective.ALL_REDUCE, 4096, 1, 8, ALL_ALGOS, EnumSet.of(Protocol.SIMPLE))).isEmpty();
+        assertThat(rules.match(Collective.ALL_GATHER, 512, 1, 8, ALL_ALGOS, ALL_PROTOS).orElseThrow().protocol())
+                .isEqualTo(Protocol.LL128);
+        assertThatThrownBy(() -> TunerRules.parse("allreduce,0,10,ring\n", "f.conf")).hasMessageContaining("f.conf line 1");
+        assertThatThrownBy(() -> TunerRules.parse("\n\nallreduce,10,0,ring,ll,-1,-1,-1\n", "f.conf"))
+                .hasMessageContaining("line 3").hasMessageContaining("empty");
+        assertThatThrownBy(() -> TunerRules.parse("allreduce,0,10,warp,ll,-1,-1,-1\n", "f.conf")).hasMessageContaining("warp");
+        assertThatThrownBy(() -> TunerRules.parse("alltoone,0,10,ring,ll,-1,-1,-1\n", "f.conf")).hasMessageContaining("alltoone");
+    }
+
+    @Test
+    void treeChunksShrinkWithDepthAsNcclDoes() {
+        Tuner t = tuner(Config.defaults(), 8, null);
+        assertThat(t.treeDepth()).isEqualTo(3);
+        // 1 MiB on one channel, depth 3: 512K -> 128K (while < 24 chunks), -> 64K (while < 12); 16 chunks >= 3.
+        assertThat(t.treeChunkBytes(512 << 10, 1 << 20, 1)).isEqualTo(64 << 10);
+        // A huge call keeps the full chunk; a tiny one stops at 32 KiB.
+        assertThat(t.treeChunkBytes(512 << 10, 1L << 34, 1)).isEqualTo(512 << 10);
+        assertThat(t.treeChunkBytes(512 << 10, 1024, 1)).isEqualTo(32 << 10);
+        assertThat(Tuner.depth(io.jccl.topo.BinaryTrees.first(14))).isEqualTo(4);
+    }
+}
