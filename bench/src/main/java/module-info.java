@@ -5,4 +5,8 @@
 module io.jccl.bench {
     requires io.jccl.core;
     requires static jmh.core;
+    // JMH's runner instantiates the benchmarks and their generated harnesses reflectively
+    // (jccl calibrate runs them on the module path in tests; the image has no JMH and ignores this).
+    opens io.jccl.bench.jmh to jmh.core;
+    opens io.jccl.bench.jmh.jmh_generated to jmh.core;
 }

@@ -67,29 +67,29 @@ class HostCollectivesMatrixTest {
                 for (int o = 0; o < ops; o++) {
                     RedOp op = c.reduces() ? op(o, t) : null;
                     for (Algorithm a : Algorithms.supported(c)) {
-                      for (Protocol p : Protocol.values()) {
-                        if (FULL) {
-                            for (int n : RANKS) {
-                                for (long count : COUNTS) {
-                                    for (boolean ip : inPlaceChoices(c)) {
-                                        cases.add(new Case(c, t, op, n, count, ip, a, p, 1 + rnd.nextInt(2), rnd.nextInt(n)));
+                        for (Protocol p : Protocol.values()) {
+                            if (FULL) {
+                                for (int n : RANKS) {
+                                    for (long count : COUNTS) {
+                                        for (boolean ip : inPlaceChoices(c)) {
+                                            cases.add(new Case(c, t, op, n, count, ip, a, p, 1 + rnd.nextInt(2), rnd.nextInt(n)));
+                                        }
                                     }
                                 }
+                            } else {
+                                // Rotate through every rank count, count and in-place choice; the
+                                // million-element counts only for some cases, to keep the run short.
+                                k++;
+                                int n = RANKS[k % RANKS.length];
+                                long count = COUNTS[k % 4];
+                                if (k % 23 == 0) {
+                                    count = COUNTS[4];
+                                }
+                                boolean[] ip = inPlaceChoices(c);
+                                cases.add(new Case(c, t, op, n, count, ip[(k / 3) % ip.length], a, p, 1 + (k / 5) % 2,
+                                        rnd.nextInt(n)));
                             }
-                        } else {
-                            // Rotate through every rank count, count and in-place choice; the
-                            // million-element counts only for some cases, to keep the run short.
-                            k++;
-                            int n = RANKS[k % RANKS.length];
-                            long count = COUNTS[k % 4];
-                            if (k % 23 == 0) {
-                                count = COUNTS[4];
-                            }
-                            boolean[] ip = inPlaceChoices(c);
-                            cases.add(new Case(c, t, op, n, count, ip[(k / 3) % ip.length], a, p, 1 + (k / 5) % 2,
-                                    rnd.nextInt(n)));
                         }
-                      }
                     }
                 }
             }

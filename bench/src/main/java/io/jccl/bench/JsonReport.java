@@ -36,7 +36,7 @@ final class JsonReport {
                     .name("type").value(r.type())
                     .name("redop").value(r.redop())
                     .name("root").value(r.root())
-                    .name("algorithm").value(r.algorithm());
+                    .name("algorithm").value(r.algorithm()).name("protocol").value(r.protocol());
             column(w.name("outOfPlace"), r.outOfPlace());
             column(w.name("inPlace"), r.inPlace());
             w.endObject();

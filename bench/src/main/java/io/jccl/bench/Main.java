@@ -17,6 +17,8 @@ public final class Main {
             commands:
               perf COLLECTIVE   nccl-tests-style bandwidth sweep on the host engine (jccl perf --help)
               verify            symbolic proof of every algorithm's schedules (jccl verify --help)
+              calibrate         measure every algorithm/protocol with JMH into a tuning table
+                                (jccl calibrate --help; needs JMH: run it through ./jccl)
               help              this text""";
 
     private Main() {
@@ -55,6 +57,18 @@ public final class Main {
                     }
                     yield VerifyCommand.run(VerifyOptions.parse(rest), out);
                 }
+                case "calibrate" -> {
+                    if (wantsHelp(rest)) {
+                        out.println(CalibrateOptions.USAGE);
+                        yield 0;
+                    }
+                    CalibrateOptions o = CalibrateOptions.parse(rest);
+                    if (!jmhPresent()) {
+                        throw new UsageException("jccl calibrate: JMH is not on this runtime's class path (the jlink-ed image"
+                                + " leaves it out); run it as ./jccl calibrate, which starts it on the class path");
+                    }
+                    yield CalibrateCommand.run(o, out, err);
+                }
                 default -> throw new UsageException("jccl: unknown command '" + args[0] + "' (try: jccl help)");
             };
         } catch (UsageException e) {
@@ -63,6 +77,15 @@ public final class Main {
         } catch (JcclException e) {
             err.println("jccl " + args[0] + ": " + e.getMessage());
             return 1;
+        }
+    }
+
+    private static boolean jmhPresent() {
+        try {
+            Class.forName("org.openjdk.jmh.runner.Runner", false, Main.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
         }
     }
 

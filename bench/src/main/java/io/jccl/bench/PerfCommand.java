@@ -1,5 +1,6 @@
 package io.jccl.bench;
 
+import io.jccl.CallChoice;
 import io.jccl.Communicator;
 import io.jccl.Config;
 import io.jccl.HostStream;
@@ -33,10 +34,14 @@ public final class PerfCommand {
     private final long[] wrong;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final List<PerfRow> rows = new ArrayList<>();
+    private final List<CallChoice> choices = new ArrayList<>();
     private Communicator[] comms;
 
-    private PerfCommand(PerfOptions options, PrintStream out) {
+    private final Config config;
+
+    private PerfCommand(PerfOptions options, Config config, PrintStream out) {
         this.options = options;
+        this.config = config;
         this.out = out;
         for (long bytes : options.sizes()) {
             sizes.add(PerfSizes.of(options.collective(), options.type(), options.ranks(), bytes));
@@ -52,11 +57,30 @@ public final class PerfCommand {
      */
     public static int run(PerfOptions options, PrintStream out, PrintStream err) {
         PerfReport report;
+        List<PerfPlot.Line> lines = new ArrayList<>();
         try {
-            report = measure(options, out);
+            Config config = Config.fromEnvironment();
+            if (options.plot() != null) {
+                for (String[] forced : PerfPlot.combinations(options.collective(), config)) {
+                    out.println("# --plot: " + forced[0] + "/" + forced[1] + " forced");
+                    PerfReport r = new PerfCommand(options, config.withAlgorithms(forced[0]).withProtocols(forced[1]), out).sweep();
+                    lines.add(new PerfPlot.Line(forced[0] + "/" + forced[1], r));
+                }
+                out.println("# --plot: the tuned choice");
+            }
+            report = new PerfCommand(options, config, out).sweep();
+            lines.add(new PerfPlot.Line("tuned", report));
         } catch (JcclException e) {
             err.println("jccl perf: " + e.getMessage());
             return 1;
+        }
+        if (options.plot() != null) {
+            try {
+                Files.writeString(options.plot(), PerfPlot.svg(options, lines));
+            } catch (IOException e) {
+                err.println("jccl perf: cannot write " + options.plot() + ": " + e.getMessage());
+                return 1;
+            }
         }
         if (options.json() != null) {
             try {
@@ -71,19 +95,19 @@ public final class PerfCommand {
 
     /** Runs the sweep, printing the table to {@code out}, and returns what it measured. */
     public static PerfReport measure(PerfOptions options, PrintStream out) {
-        return new PerfCommand(options, out).sweep();
+        return new PerfCommand(options, Config.fromEnvironment(), out).sweep();
     }
 
     private PerfReport sweep() {
         double memcpy = MemcpyBandwidth.measure(options.maxBytes());
-        Config config = Config.fromEnvironment();
         comms = Communicator.initAll(options.ranks(), config);
         try {
             List<Long> sizeBytes = new ArrayList<>();
             List<String> algorithms = new ArrayList<>();
             for (PerfSizes s : sizes) {
                 sizeBytes.add(s.bytes());
-                algorithms.add(comms[0].choiceFor(s.collective(), s.count(), s.type()).toString());
+                choices.add(comms[0].choiceFor(s.collective(), s.count(), s.type()));
+                algorithms.add(choices.getLast().algorithm() + "/" + choices.getLast().protocol());
             }
             out.println("# JIT warm-up: " + options.jitWarmup() + " calls spread over sizes from 8 B to "
                     + Math.min(JIT_WARMUP_MAX_BYTES, options.maxBytes()) + " B before the sweep");
@@ -92,7 +116,7 @@ public final class PerfCommand {
             List<Thread> threads = new ArrayList<>();
             for (int r = 0; r < options.ranks(); r++) {
                 int rank = r;
-                threads.add(Thread.ofPlatform().name("jccl-perf-rank-" + r).start(() -> rankMain(rank, algorithms)));
+                threads.add(Thread.ofPlatform().name("jccl-perf-rank-" + r).start(() -> rankMain(rank)));
             }
             for (Thread t : threads) {
                 joinUninterruptibly(t);
@@ -120,10 +144,11 @@ public final class PerfCommand {
 
     private static String describe(Config c) {
         return "buffsize " + c.buffSize() + ", channels " + c.minChannels() + ".." + c.maxChannels()
-                + ", algorithms " + new java.util.TreeSet<>(c.algorithms());
+                + ", algorithms " + new java.util.TreeSet<>(c.algorithms()) + ", protocols " + java.util.EnumSet.copyOf(c.protocols())
+                + (c.tuningFile() == null ? "" : ", tuning file " + c.tuningFile());
     }
 
-    private void rankMain(int rank, List<String> algorithms) {
+    private void rankMain(int rank) {
         Communicator comm = comms[rank];
         long bufferBytes = 0;
         for (PerfSizes s : sizes) {
@@ -142,7 +167,7 @@ public final class PerfCommand {
                     Collective c = s.collective();
                     PerfRow row = new PerfRow(s.bytes(), s.count(), PerfTable.typeName(s.type()),
                             c.reduces() ? options.op().toString() : "none", c.rooted() ? options.root() : -1,
-                            algorithms.get(i), outOfPlace, inPlace);
+                            choices.get(i).algorithm(), choices.get(i).protocol(), outOfPlace, inPlace);
                     rows.add(row);
                     out.println(PerfTable.row(row));
                     out.flush();

@@ -21,10 +21,12 @@ import java.util.List;
  * @param jitWarmup calls made before the sweep so that timing starts on compiled code (--jit_warmup)
  * @param check     how many checked runs precede the timing of each size and mode (-c; 0: none)
  * @param json      where to write the results as JSON (--json), or null
+ * @param plot      where to draw busbw against size as SVG (--plot), one line per algorithm/protocol
+ *                  the configuration allows (each swept on its own, forced), and the tuned choice; or null
  */
 public record PerfOptions(Collective collective, int ranks, long minBytes, long maxBytes, int stepFactor,
                           DataType type, RedOp op, int root, int iters, int warmup, int minMillis, int jitWarmup,
-                          int check, Path json) {
+                          int check, Path json, Path plot) {
 
     static final String USAGE = """
             usage: jccl perf COLLECTIVE [options]
@@ -44,6 +46,9 @@ public record PerfOptions(Collective collective, int ranks, long minBytes, long 
                                      on compiled code (default 50000)
               -c, --check N          checked runs before timing; 0 turns the check off (default 1)
                   --json FILE        also write the results as JSON
+                  --plot FILE.svg    also sweep every algorithm/protocol JCCL_ALGO and JCCL_PROTO allow,
+                                     each forced, and draw busbw against size, one line each and one
+                                     for the tuned choice (an SVG a browser opens)
             Sizes are rounded down to whole elements (and per-rank blocks for allgather, reducescatter,
             alltoall, gather and scatter, as nccl-tests does). Bus bandwidth uses nccl-tests' factors.""";
 
@@ -67,6 +72,7 @@ public record PerfOptions(Collective collective, int ranks, long minBytes, long 
         int jitWarmup = 50_000;
         int check = 1;
         Path json = null;
+        Path plot = null;
         while (r.hasNext()) {
             String o = r.option("tbefdornwcT");
             switch (o) {
@@ -98,6 +104,7 @@ public record PerfOptions(Collective collective, int ranks, long minBytes, long 
                 case "--jit_warmup" -> jitWarmup = r.intValue(o, 0, Integer.MAX_VALUE);
                 case "-c", "--check" -> check = r.intValue(o, 0, Integer.MAX_VALUE);
                 case "--json" -> json = Path.of(r.value(o));
+                case "--plot" -> plot = Path.of(r.value(o));
                 default -> throw r.unknown(o);
             }
         }
@@ -108,7 +115,7 @@ public record PerfOptions(Collective collective, int ranks, long minBytes, long 
             throw r.error("option -r: root " + root + " is not a rank of 0.." + (ranks - 1));
         }
         return new PerfOptions(collective, ranks, minBytes, maxBytes, stepFactor, type, op, root, iters, warmup, minMillis,
-                jitWarmup, check, json);
+                jitWarmup, check, json, plot);
     }
 
     private static final String COLLECTIVES = "allreduce allgather reducescatter broadcast reduce alltoall gather scatter sendrecv";

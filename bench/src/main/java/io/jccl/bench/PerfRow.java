@@ -8,9 +8,10 @@ package io.jccl.bench;
  * @param type      the data type's name as printed
  * @param redop     the reduction, or "none" for collectives that do not reduce
  * @param root      the root, or -1 for collectives without one
- * @param algorithm what the library chose for this size
+ * @param algorithm the algorithm the library chose for this size
+ * @param protocol  the protocol it chose
  * @param inPlace   null where the collective has no in-place form
  */
 public record PerfRow(long size, long count, String type, String redop, int root, String algorithm,
-                      PerfColumn outOfPlace, PerfColumn inPlace) {
+                      String protocol, PerfColumn outOfPlace, PerfColumn inPlace) {
 }

@@ -33,7 +33,7 @@ final class PerfTable {
         };
     }
 
-    /** The lines above the table. {@code algorithms} holds the library's choice for each size. */
+    /** The lines above the table. {@code algorithms} holds the library's choice for each size (algorithm/protocol). */
     static String header(PerfOptions o, double memcpyGBps, List<Long> sizes, List<String> algorithms, String config) {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "# jccl perf %s: %d rank(s) as threads of this JVM, host engine%n",
@@ -44,14 +44,15 @@ final class PerfTable {
         b.append(String.format(Locale.ROOT, "# datatype %s, op %s, root %d; %s%n", typeName(o.type()), o.op(), o.root(), config));
         b.append(String.format(Locale.ROOT, "# memcpy (1 thread, %d B, median of %d): %.2f GB/s%n",
                 o.maxBytes(), MemcpyBandwidth.SAMPLES, memcpyGBps));
-        b.append("# algorithm: ").append(algorithmRanges(sizes, algorithms)).append(System.lineSeparator());
+        b.append("# algorithm/protocol: ").append(algorithmRanges(sizes, algorithms)).append(System.lineSeparator());
         b.append("#").append(System.lineSeparator());
-        b.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place",
-                "", "", "", "", "")).append(System.lineSeparator());
-        b.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s %6s  %7s  %6s  %6s %6s%n",
-                "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong"));
-        b.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %5s  %7s  %6s  %6s",
-                "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)"))
+        b.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %9s  %6s           out-of-place                       in-place",
+                "", "", "", "", "", "", "")).append(System.lineSeparator());
+        b.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %9s  %6s  %7s  %6s  %6s %6s  %7s  %6s  %6s %6s%n",
+                "size", "count", "type", "redop", "root", "algo", "proto", "time", "algbw", "busbw", "#wrong", "time", "algbw",
+                "busbw", "#wrong"));
+        b.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %9s  %6s  %7s  %6s  %6s  %5s  %7s  %6s  %6s",
+                "(B)", "(elements)", "", "", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)"))
                 .append(System.lineSeparator());
         return b.toString();
     }
@@ -72,7 +73,8 @@ final class PerfTable {
     }
 
     static String row(PerfRow r) {
-        return String.format(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d", r.size(), r.count(), r.type(), r.redop(), r.root())
+        return String.format(Locale.ROOT, "%12d  %12d  %8s  %6s  %6d  %9s  %6s", r.size(), r.count(), r.type(), r.redop(),
+                r.root(), r.algorithm(), r.protocol())
                 + column(r.outOfPlace()) + column(r.inPlace());
     }
 

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Whole {@code jccl perf} runs in this JVM, read back from their table and their JSON. */
 class PerfEndToEndTest {
     record Run(int status, String out, String err) {
-        /** The table's rows, split into their 13 columns. */
+        /** The table's rows, split into their 15 columns. */
         List<String[]> rows() {
             List<String[]> rows = new ArrayList<>();
             for (String line : out.split("\n")) {
@@ -49,19 +49,21 @@ class PerfEndToEndTest {
         Run r = run("perf", "allreduce", "-t", "2", "-b", "8", "-e", "1M", "-n", "2", "-w", "1", "-c", "1",
                 "--json", json.toString());
         assertThat(r.status()).as(r.err()).isZero();
-        assertThat(r.out()).contains("# memcpy").contains("# algorithm: ").contains("# Avg bus bandwidth : ")
+        assertThat(r.out()).contains("# memcpy").contains("# algorithm/protocol: ").contains("# Avg bus bandwidth : ")
                 .contains("# Out of bounds values : 0");
         List<String[]> rows = r.rows();
         assertThat(rows).hasSize(18);
         long size = 8;
         for (String[] row : rows) {
-            assertThat(row).as(String.join(" ", row)).hasSize(13);
+            assertThat(row).as(String.join(" ", row)).hasSize(15);
             assertThat(Long.parseLong(row[0])).isEqualTo(size);
             assertThat(Long.parseLong(row[1])).isEqualTo(size / 4);
             assertThat(row[2]).isEqualTo("float");
             assertThat(row[3]).isEqualTo("sum");
             assertThat(row[4]).isEqualTo("-1");
-            for (int half : new int[] {5, 9}) {
+            assertThat(row[5]).isIn("ring", "tree", "splittree");
+            assertThat(row[6]).isIn("LL", "LL128", "Simple");
+            for (int half : new int[] {7, 11}) {
                 double time = Double.parseDouble(row[half]);
                 double algbw = Double.parseDouble(row[half + 1]);
                 double busbw = Double.parseDouble(row[half + 2]);
@@ -72,9 +74,9 @@ class PerfEndToEndTest {
             }
             size *= 2;
         }
-        Map<String, Object> report = (Map<String, Object>) MiniJson.parse(Files.readString(json));
+        Map<String, Object> report = (Map<String, Object>) io.jccl.json.JsonReader.parse(Files.readString(json));
         assertThat((List<Object>) report.get("rows")).hasSize(18);
-        assertThat(report).containsEntry("outOfBounds", 0.0).containsEntry("collective", "allreduce");
+        assertThat(report).containsEntry("outOfBounds", 0L).containsEntry("collective", "allreduce");
         assertThat((Double) report.get("memcpyGBps")).isPositive();
     }
 
@@ -89,8 +91,9 @@ class PerfEndToEndTest {
         assertThat(rows.getFirst()[1]).isEqualTo("84");
         assertThat(rows.getFirst()[3]).isEqualTo("none");
         for (String[] row : rows) {
-            assertThat(row[8]).isEqualTo("0");
-            assertThat(List.of(row).subList(9, 13)).containsOnly("n/a");
+            assertThat(row[5]).isEqualTo("direct");
+            assertThat(row[10]).isEqualTo("0");
+            assertThat(List.of(row).subList(11, 15)).containsOnly("n/a");
         }
     }
 
@@ -112,8 +115,42 @@ class PerfEndToEndTest {
     void withoutTheCheckTheWrongColumnSaysSo() {
         Run r = run("perf", "broadcast", "-t", "2", "-b", "64", "-e", "64", "-n", "1", "-w", "0", "-c", "0");
         assertThat(r.status()).isZero();
-        assertThat(r.rows().getFirst()[8]).isEqualTo("N/A");
+        assertThat(r.rows().getFirst()[10]).isEqualTo("N/A");
         assertThat(r.rows().getFirst()[4]).isEqualTo("0");
+    }
+
+    @Test
+    void forcedProtocolsShowInTheTableAndThePlotDrawsOneLineEach(@TempDir Path dir) throws Exception {
+        Path svg = dir.resolve("plot.svg");
+        Run r = runWithEnvironmentFree("perf", "allgather", "-t", "2", "-b", "64", "-e", "4K", "-f", "8", "-n", "1", "-w", "0",
+                "--plot", svg.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        // allgather has one algorithm (ring): three forced sweeps and the tuned one, 3 sizes each.
+        assertThat(r.out()).contains("# --plot: ring/LL forced").contains("# --plot: ring/LL128 forced")
+                .contains("# --plot: ring/Simple forced").contains("# --plot: the tuned choice");
+        List<String[]> rows = r.rows();
+        assertThat(rows).hasSize(12);
+        assertThat(rows.subList(0, 3)).allSatisfy(row -> assertThat(row[6]).isEqualTo("LL"));
+        assertThat(rows.subList(3, 6)).allSatisfy(row -> assertThat(row[6]).isEqualTo("LL128"));
+        assertThat(rows.subList(6, 9)).allSatisfy(row -> assertThat(row[6]).isEqualTo("Simple"));
+        String text = Files.readString(svg);
+        assertThat(text).startsWith("<svg").endsWith("</svg>\n");
+        assertThat(text.split("<polyline", -1)).hasSize(5);
+        assertThat(text).contains("<title>ring/LL</title>").contains("<title>tuned</title>").contains("busbw (GB/s)");
+        // Every polyline has one point per size.
+        for (String line : text.split("\n")) {
+            if (line.startsWith("<polyline")) {
+                String pts = line.replaceAll(".*points=\"([^\"]*)\".*", "$1");
+                assertThat(pts.trim().split(" ")).hasSize(3);
+            }
+        }
+    }
+
+    /** As {@link #run}, for commands whose output must not depend on JCCL_ALGO/JCCL_PROTO set by the caller. */
+    static Run runWithEnvironmentFree(String... given) {
+        org.assertj.core.api.Assumptions.assumeThat(System.getenv("JCCL_PROTO")).as("JCCL_PROTO is unset").isNull();
+        org.assertj.core.api.Assumptions.assumeThat(System.getenv("JCCL_ALGO")).as("JCCL_ALGO is unset").isNull();
+        return run(given);
     }
 
     @Test
