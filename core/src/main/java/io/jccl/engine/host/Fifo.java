@@ -19,7 +19,7 @@ import java.util.concurrent.locks.LockSupport;
  * receiver waits for {@link #hasData()}, reads the message at {@link #recvSegment()}/
  * {@link #recvOffset()} and {@link #release() releases} it.
  */
-abstract sealed class Fifo permits SimpleFifo, LlFifo, Ll128Fifo {
+abstract sealed class Fifo permits SimpleFifo, LineFifo {
     static final long HEAD = 0;
     static final long TAIL = 64;
     /** Where the slots start: counters and per-protocol words before, each on its own cache line. */

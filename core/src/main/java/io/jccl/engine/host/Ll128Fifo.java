@@ -14,34 +14,13 @@ import java.lang.invoke.VarHandle;
  * size, so line 0 carries 112 data bytes and the others 120. The receiver unpacks the lines that
  * have arrived into its staging buffer, so the executor reads the message as plain bytes.
  */
-final class Ll128Fifo extends Fifo {
+final class Ll128Fifo extends LineFifo {
     private static final int LINE = 128;
     private static final int DATA = 120;
     private static final int FIRST = DATA - Protocol.HEADER_BYTES;
 
-    private final MemorySegment sendStage;
-    private final MemorySegment recvStage;
-    private final long capacity;
-    /** Receiver: lines of the waiting message (-1 until its header arrived), lines unpacked, size. */
-    private long lines = -1;
-    private long cursor;
-    private long size;
-
     Ll128Fifo(Arena arena, int channel, int from, int to, long slotBytes) {
         super(Protocol.LL128, arena, channel, from, to, slotBytes);
-        this.capacity = slotBytes / LINE * DATA - Protocol.HEADER_BYTES;
-        this.sendStage = arena.allocate(capacity, 64);
-        this.recvStage = arena.allocate(capacity, 64);
-    }
-
-    @Override
-    MemorySegment sendSegment() {
-        return sendStage;
-    }
-
-    @Override
-    long sendOffset() {
-        return 0;
     }
 
     @Override
@@ -67,7 +46,7 @@ final class Ll128Fifo extends Fifo {
 
     @Override
     boolean hasData() {
-        if (lines >= 0 && cursor == lines) {
+        if (complete()) {
             return true;
         }
         long h = head();
@@ -77,16 +56,11 @@ final class Ll128Fifo extends Fifo {
             if ((long) LONG.getAcquire(mem, base + DATA) != flag) {
                 return false;
             }
-            size = mem.get(ValueLayout.JAVA_LONG, base);
-            if (size < 0 || size > capacity) {
-                // Reported by the executor as a size mismatch; nothing is read.
-                lines = 1;
-                cursor = 1;
+            announce(mem.get(ValueLayout.JAVA_LONG, base));
+            if (oversized()) {
                 return true;
             }
-            lines = protocol.linesFor(size);
             MemorySegment.copy(mem, base + Protocol.HEADER_BYTES, recvStage, 0, Math.min(FIRST, size));
-            cursor = 1;
         }
         while (cursor < lines) {
             long line = base + LINE * cursor;
@@ -98,27 +72,5 @@ final class Ll128Fifo extends Fifo {
             cursor++;
         }
         return true;
-    }
-
-    @Override
-    MemorySegment recvSegment() {
-        return recvStage;
-    }
-
-    @Override
-    long recvOffset() {
-        return 0;
-    }
-
-    @Override
-    long recvSize() {
-        return size;
-    }
-
-    @Override
-    void release() {
-        lines = -1;
-        cursor = 0;
-        super.release();
     }
 }

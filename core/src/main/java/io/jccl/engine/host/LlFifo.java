@@ -15,32 +15,11 @@ import java.lang.invoke.VarHandle;
  * exactly when its flag is the one expected. The receiver unpacks the lines that have arrived into
  * its staging buffer, so the executor reads the message as plain bytes.
  */
-final class LlFifo extends Fifo {
+final class LlFifo extends LineFifo {
     private static final ValueLayout.OfLong UNALIGNED = ValueLayout.JAVA_LONG_UNALIGNED;
-
-    private final MemorySegment sendStage;
-    private final MemorySegment recvStage;
-    private final long capacity;
-    /** Receiver: lines of the waiting message (-1 until its header arrived), lines unpacked, size. */
-    private long lines = -1;
-    private long cursor;
-    private long size;
 
     LlFifo(Arena arena, int channel, int from, int to, long slotBytes) {
         super(Protocol.LL, arena, channel, from, to, slotBytes);
-        this.capacity = (slotBytes / 16 - 1) * 8;
-        this.sendStage = arena.allocate(capacity, 64);
-        this.recvStage = arena.allocate(capacity, 64);
-    }
-
-    @Override
-    MemorySegment sendSegment() {
-        return sendStage;
-    }
-
-    @Override
-    long sendOffset() {
-        return 0;
     }
 
     private static long pair(long flagHigh, long word) {
@@ -86,7 +65,7 @@ final class LlFifo extends Fifo {
 
     @Override
     boolean hasData() {
-        if (lines >= 0 && cursor == lines) {
+        if (complete()) {
             return true;
         }
         long h = head();
@@ -98,10 +77,7 @@ final class LlFifo extends Fifo {
             if ((int) (v1 >>> 32) != flag || (int) (v2 >>> 32) != flag) {
                 return false;
             }
-            size = (v1 & 0xFFFF_FFFFL) | (v2 << 32);
-            // A size this slot cannot hold is reported by the executor as a size mismatch; nothing is read.
-            lines = size < 0 || size > capacity ? 1 : protocol.linesFor(size);
-            cursor = 1;
+            announce((v1 & 0xFFFF_FFFFL) | (v2 << 32));
         }
         while (cursor < lines) {
             long line = base + 16 * cursor;
@@ -117,27 +93,5 @@ final class LlFifo extends Fifo {
             cursor++;
         }
         return true;
-    }
-
-    @Override
-    MemorySegment recvSegment() {
-        return recvStage;
-    }
-
-    @Override
-    long recvOffset() {
-        return 0;
-    }
-
-    @Override
-    long recvSize() {
-        return size;
-    }
-
-    @Override
-    void release() {
-        lines = -1;
-        cursor = 0;
-        super.release();
     }
 }

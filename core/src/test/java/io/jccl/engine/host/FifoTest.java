@@ -113,6 +113,27 @@ class FifoTest {
     }
 
     @Test
+    void aHeaderAnnouncingMoreThanASlotHoldsIsTakenAsIsAndNothingElseIsRead() {
+        try (Arena a = Arena.ofConfined()) {
+            for (Protocol p : new Protocol[] {Protocol.LL, Protocol.LL128}) {
+                Fifo f = Fifo.create(p, a, 0, 0, 1, BUFF);
+                f.send(random(a, 16, 3), 0, 16, false);
+                for (long bogus : new long[] {-5, p.maxMessageBytes(BUFF) + 1, Long.MAX_VALUE}) {
+                    if (p == Protocol.LL128) {
+                        f.mem.set(ValueLayout.JAVA_LONG, Fifo.SLOTS, bogus);
+                    } else {
+                        f.mem.set(ValueLayout.JAVA_LONG, Fifo.SLOTS, (1L << 32) | (bogus & 0xFFFF_FFFFL));
+                        f.mem.set(ValueLayout.JAVA_LONG, Fifo.SLOTS + 8, (1L << 32) | (bogus >>> 32));
+                    }
+                    ((LineFifo) f).lines = -1;
+                    assertThat(f.hasData()).isTrue();
+                    assertThat(f.recvSize()).as("%s header %d", p, bogus).isEqualTo(bogus);
+                }
+            }
+        }
+    }
+
+    @Test
     void theLlCleanFlagMatchesNoMessageOfItsInterval() {
         for (long seq : new long[] {Protocol.LL_CLEAN_INTERVAL, 2 * Protocol.LL_CLEAN_INTERVAL + 5, 7 * Protocol.LL_CLEAN_INTERVAL + 7}) {
             long clean = Protocol.llCleanFlag(seq) & 0xFFFF_FFFFL;

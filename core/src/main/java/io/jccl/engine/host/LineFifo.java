@@ -1,0 +1,82 @@
+package io.jccl.engine.host;
+
+import io.jccl.proto.Protocol;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * What LL and LL128 share: messages are lines whose flags say they arrived, so the receiver
+ * unpacks the lines that have arrived into its staging buffer (and the executor then reads the
+ * message there as plain bytes), and the sender may build a message in its own staging buffer
+ * before packing it into lines. Each message opens with its size (header), read first.
+ */
+abstract sealed class LineFifo extends Fifo permits LlFifo, Ll128Fifo {
+    final MemorySegment sendStage;
+    final MemorySegment recvStage;
+    /** The most data bytes one message carries. */
+    final long capacity;
+    /** Receiver: lines of the waiting message (-1 until its header arrived), lines unpacked, size. */
+    long lines = -1;
+    long cursor;
+    long size;
+
+    LineFifo(Protocol protocol, Arena arena, int channel, int from, int to, long slotBytes) {
+        super(protocol, arena, channel, from, to, slotBytes);
+        this.capacity = slotBytes / protocol.lineBytes() * protocol.dataBytesPerLine() - Protocol.HEADER_BYTES;
+        this.sendStage = arena.allocate(capacity, 64);
+        this.recvStage = arena.allocate(capacity, 64);
+    }
+
+    @Override
+    final MemorySegment sendSegment() {
+        return sendStage;
+    }
+
+    @Override
+    final long sendOffset() {
+        return 0;
+    }
+
+    /**
+     * Receiver: takes the size a header announced. A size the slot cannot hold is kept (the
+     * executor reports it as a mismatch) and no line after the header is read.
+     */
+    final void announce(long bytes) {
+        size = bytes;
+        lines = oversized() ? 1 : protocol.linesFor(bytes);
+        cursor = 1;
+    }
+
+    /** Receiver: whether the announced size is one no slot holds (then nothing past the header is read). */
+    final boolean oversized() {
+        return size < 0 || size > capacity;
+    }
+
+    /** Receiver: whether the whole waiting message is unpacked. */
+    final boolean complete() {
+        return lines >= 0 && cursor == lines;
+    }
+
+    @Override
+    final MemorySegment recvSegment() {
+        return recvStage;
+    }
+
+    @Override
+    final long recvOffset() {
+        return 0;
+    }
+
+    @Override
+    final long recvSize() {
+        return size;
+    }
+
+    @Override
+    final void release() {
+        lines = -1;
+        cursor = 0;
+        super.release();
+    }
+}
