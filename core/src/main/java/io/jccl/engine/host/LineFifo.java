@@ -4,6 +4,7 @@ import io.jccl.proto.Protocol;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 
 /**
  * What LL and LL128 share: messages are lines whose flags say they arrived, so the receiver
@@ -36,6 +37,15 @@ abstract sealed class LineFifo extends Fifo permits LlFifo, Ll128Fifo {
     @Override
     final long sendOffset() {
         return 0;
+    }
+
+    /** Sender: counts message {@code t} as sent once its lines are written, and wakes a parked receiver. */
+    final long sent(long t) {
+        LONG.setRelease(mem, TAIL, t + 1);
+        // Orders the lines' stores before the read of dataWaiter (the receiver registers, then polls).
+        VarHandle.fullFence();
+        wakeReceiver();
+        return t;
     }
 
     /**

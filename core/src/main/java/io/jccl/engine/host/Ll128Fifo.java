@@ -5,7 +5,6 @@ import io.jccl.proto.Protocol;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
 
 /**
  * The LL128 protocol on the host: 128-byte lines of 120 data bytes and a flag word (the message's
@@ -37,11 +36,7 @@ final class Ll128Fifo extends LineFifo {
             MemorySegment.copy(segment, offset + pos, mem, line, Math.min(DATA, bytes - pos));
             LONG.setRelease(mem, line + DATA, flag);
         }
-        LONG.setRelease(mem, TAIL, t + 1);
-        // Orders the lines' stores before the read of dataWaiter (the receiver registers, then polls).
-        VarHandle.fullFence();
-        wakeReceiver();
-        return t;
+        return sent(t);
     }
 
     @Override

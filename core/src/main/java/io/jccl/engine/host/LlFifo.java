@@ -5,7 +5,6 @@ import io.jccl.proto.Protocol;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
 
 /**
  * The LL protocol on the host: 16-byte lines {data1, flag1, data2, flag2}, each (data, flag) pair
@@ -56,11 +55,7 @@ final class LlFifo extends LineFifo {
             LONG.setOpaque(mem, line, pair(hi, d));
             LONG.setOpaque(mem, line + 8, pair(hi, d >>> 32));
         }
-        LONG.setRelease(mem, TAIL, t + 1);
-        // Orders the lines' stores before the read of dataWaiter (the receiver registers, then polls).
-        VarHandle.fullFence();
-        wakeReceiver();
-        return t;
+        return sent(t);
     }
 
     @Override
