@@ -92,6 +92,7 @@ public final class CudaDriver {
         }
     }
 
+    @SuppressWarnings("restricted") // a C string or array the library returned, read to its length
     private static String string(MemorySegment pointerToString) {
         return pointerToString.get(C_POINTER, 0).reinterpret(Integer.MAX_VALUE).getString(0);
     }
@@ -208,6 +209,7 @@ public final class CudaDriver {
      * {@code cuMemHostAlloc}: pinned host memory, e.g. with {@link Cuda#CU_MEMHOSTALLOC_PORTABLE}
      * {@code |} {@link Cuda#CU_MEMHOSTALLOC_DEVICEMAP} for FIFOs the GPU reads.
      */
+    @SuppressWarnings("restricted") // the driver's allocation, widened to the size asked for
     public static MemorySegment hostAlloc(long bytes, int flags) {
         return pointerOut("cuMemHostAlloc", p -> Cuda.cuMemHostAlloc(p, bytes, flags)).reinterpret(bytes);
     }

@@ -48,6 +48,7 @@ public final class Verbs {
     }
 
     /** The exception for {@code call} failing with {@code errno}. */
+    @SuppressWarnings("restricted") // a C string or array the library returned, read to its length
     public static JcclException failure(String call, int errno) {
         String text;
         try {
@@ -96,6 +97,7 @@ public final class Verbs {
      * The RDMA devices' names ({@code ibv_get_device_list}). Empty where there are none, and where the
      * kernel has no user verbs at all (libibverbs answers NULL with ENOSYS; NCCL reads it as no devices).
      */
+    @SuppressWarnings("restricted") // a C string or array the library returned, read to its length
     public static List<String> deviceNames() {
         List<String> names = new ArrayList<>();
         withDeviceList("ibv_get_device_list", (list, i) -> {
@@ -106,6 +108,7 @@ public final class Verbs {
     }
 
     /** {@code ibv_open_device} of the device named {@code name}. */
+    @SuppressWarnings("restricted") // a C string or array the library returned, read to its length
     public static MemorySegment open(String name) {
         MemorySegment[] context = {null};
         List<String> seen = new ArrayList<>();
@@ -132,6 +135,7 @@ public final class Verbs {
     }
 
     /** Visits the device list, which is freed afterwards (devices not opened by then become invalid). */
+    @SuppressWarnings("restricted") // a C string or array the library returned, read to its length
     private static void withDeviceList(String call, DeviceVisitor visitor) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = Errno.allocate(arena);

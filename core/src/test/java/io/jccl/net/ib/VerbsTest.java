@@ -28,6 +28,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The facade over the real libibverbs: device lists, and how failures read. */
+@SuppressWarnings("restricted")
 class VerbsTest {
     @BeforeAll
     static void libibverbsIsInstalled() {
