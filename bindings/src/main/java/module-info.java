@@ -1,7 +1,11 @@
 /**
- * FFM bindings in jextract's shape: the CUDA driver API and libibverbs. No logic beyond loading.
- * The bindings themselves arrive with the bindings issue; the module exists so that the
- * dependency graph (bench → core → kernels, bindings) is fixed from the start.
+ * FFM bindings in jextract's shape: the CUDA driver API ({@code io.jccl.bindings.cuda}), libibverbs
+ * ({@code io.jccl.bindings.ibverbs}) and the few C library calls they need
+ * ({@code io.jccl.bindings.libc}). No logic beyond loading; a test proves them against the headers.
  */
 module io.jccl.bindings {
+    exports io.jccl.bindings;
+    exports io.jccl.bindings.cuda;
+    exports io.jccl.bindings.ibverbs;
+    exports io.jccl.bindings.libc;
 }
