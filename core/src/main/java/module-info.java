@@ -11,4 +11,5 @@ module io.jccl.core {
     exports io.jccl.topo to io.jccl.bench;
     exports io.jccl.verify to io.jccl.bench;
     exports io.jccl.engine.host to io.jccl.bench;
+    exports io.jccl.bootstrap to io.jccl.bench;
 }

@@ -2,9 +2,11 @@ package io.jccl;
 
 import io.jccl.proto.Simple;
 
+import java.net.StandardProtocolFamily;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -25,6 +27,13 @@ import java.util.TreeSet;
  * <tr><td>JCCL_ALGO</td><td>algorithms allowed: a comma list ({@code ring}, {@code tree},
  * {@code splittree}, {@code direct}), or {@code ^} and a list to exclude</td></tr>
  * <tr><td>JCCL_MIN_NCHANNELS / JCCL_MAX_NCHANNELS</td><td>bounds of the channels a call may use</td></tr>
+ * <tr><td>JCCL_SOCKET_IFNAME</td><td>interfaces for sockets, NCCL's grammar: prefixes {@code eth,ib}, {@code ^}
+ * to exclude, {@code =} for exact names (default: NCCL's order, see docs/bootstrap.md)</td></tr>
+ * <tr><td>JCCL_SOCKET_FAMILY</td><td>{@code AF_INET} or {@code AF_INET6} (default: either, IPv4 first)</td></tr>
+ * <tr><td>JCCL_BOOTSTRAP_TIMEOUT</td><td>seconds the bootstrap waits for the root, the missing ranks and any
+ * bootstrap exchange (default: JCCL_TIMEOUT)</td></tr>
+ * <tr><td>JCCL_HOSTID</td><td>this process's host identity, replacing the detected one (boot id and network
+ * namespace)</td></tr>
  * </table>
  */
 public final class Config {
@@ -35,8 +44,16 @@ public final class Config {
     private final Set<String> algorithms;
     private final int minChannels;
     private final int maxChannels;
+    private final Network network;
 
-    private Config(long buffSize, Duration timeout, Set<String> algorithms, int minChannels, int maxChannels) {
+    /** The bootstrap's and the socket transports' settings; {@code null} fields mean the default. */
+    private record Network(String socketIfname, StandardProtocolFamily socketFamily, Duration bootstrapTimeout,
+                           String hostId) {
+        static final Network DEFAULT = new Network(null, null, null, null);
+    }
+
+    private Config(long buffSize, Duration timeout, Set<String> algorithms, int minChannels, int maxChannels,
+                   Network network) {
         if (buffSize < Simple.MIN_BUFFSIZE || buffSize % Simple.STEPS != 0) {
             throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_BUFFSIZE",
                     "must be a multiple of " + Simple.STEPS + " and at least " + Simple.MIN_BUFFSIZE + ", was " + buffSize);
@@ -53,12 +70,14 @@ public final class Config {
         this.algorithms = Set.copyOf(algorithms);
         this.minChannels = minChannels;
         this.maxChannels = maxChannels;
+        this.network = network;
     }
 
     /** Built-in defaults, whatever the environment says. */
     public static Config defaults() {
         int cores = Runtime.getRuntime().availableProcessors();
-        return new Config(Simple.DEFAULT_BUFFSIZE, Duration.ofSeconds(300), ALGORITHMS, 1, Math.max(1, Math.min(cores, 16)));
+        return new Config(Simple.DEFAULT_BUFFSIZE, Duration.ofSeconds(300), ALGORITHMS, 1, Math.max(1, Math.min(cores, 16)),
+                Network.DEFAULT);
     }
 
     /** The defaults overridden by the process environment's {@code JCCL_*} variables. */
@@ -93,7 +112,34 @@ public final class Config {
             max = parseInt("JCCL_MAX_NCHANNELS", v);
             min = Math.min(min, max);
         }
-        return c.withChannels(min, max);
+        c = c.withChannels(min, max);
+        if ((v = env.get("JCCL_SOCKET_IFNAME")) != null) {
+            c = c.withSocketIfname(v);
+        }
+        if ((v = env.get("JCCL_SOCKET_FAMILY")) != null) {
+            c = c.withSocketFamily(parseFamily(v));
+        }
+        if ((v = env.get("JCCL_BOOTSTRAP_TIMEOUT")) != null) {
+            try {
+                c = c.withBootstrapTimeout(Duration.ofMillis(Math.round(Double.parseDouble(v.trim()) * 1000)));
+            } catch (NumberFormatException e) {
+                throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_BOOTSTRAP_TIMEOUT",
+                        "is not a number of seconds: " + v);
+            }
+        }
+        if ((v = env.get("JCCL_HOSTID")) != null) {
+            c = c.withHostId(v);
+        }
+        return c;
+    }
+
+    private static StandardProtocolFamily parseFamily(String v) {
+        return switch (v.trim().toUpperCase(Locale.ROOT)) {
+            case "AF_INET", "INET", "IPV4" -> StandardProtocolFamily.INET;
+            case "AF_INET6", "INET6", "IPV6" -> StandardProtocolFamily.INET6;
+            default -> throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_SOCKET_FAMILY",
+                    "is '" + v + "', not AF_INET or AF_INET6");
+        };
     }
 
     private static int parseInt(String name, String v) {
@@ -134,11 +180,11 @@ public final class Config {
     }
 
     public Config withBuffSize(long bytes) {
-        return new Config(bytes, timeout, algorithms, minChannels, maxChannels);
+        return new Config(bytes, timeout, algorithms, minChannels, maxChannels, network);
     }
 
     public Config withTimeout(Duration t) {
-        return new Config(buffSize, t, algorithms, minChannels, maxChannels);
+        return new Config(buffSize, t, algorithms, minChannels, maxChannels, network);
     }
 
     /** Restricts the algorithms with NCCL's grammar: {@code "ring"}, {@code "ring,tree"}, {@code "^tree"}. */
@@ -161,11 +207,66 @@ public final class Config {
         if (allowed.isEmpty()) {
             throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_ALGO", "'" + spec + "' leaves no algorithm");
         }
-        return new Config(buffSize, timeout, allowed, minChannels, maxChannels);
+        return new Config(buffSize, timeout, allowed, minChannels, maxChannels, network);
     }
 
     public Config withChannels(int min, int max) {
-        return new Config(buffSize, timeout, algorithms, min, max);
+        return new Config(buffSize, timeout, algorithms, min, max, network);
+    }
+
+    /** Interfaces for sockets (JCCL_SOCKET_IFNAME); blank means NCCL's default order. */
+    public Config withSocketIfname(String spec) {
+        String s = spec == null || spec.isBlank() ? null : spec.trim();
+        return withNetwork(new Network(s, network.socketFamily, network.bootstrapTimeout, network.hostId));
+    }
+
+    /** Address family for sockets (JCCL_SOCKET_FAMILY); {@code null} allows both, IPv4 first. */
+    public Config withSocketFamily(StandardProtocolFamily family) {
+        if (family != null && family != StandardProtocolFamily.INET && family != StandardProtocolFamily.INET6) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_SOCKET_FAMILY", "must be INET or INET6, was " + family);
+        }
+        return withNetwork(new Network(network.socketIfname, family, network.bootstrapTimeout, network.hostId));
+    }
+
+    /** How long the bootstrap waits (JCCL_BOOTSTRAP_TIMEOUT); {@code null} follows {@link #timeout()}. */
+    public Config withBootstrapTimeout(Duration t) {
+        if (t != null && (t.isNegative() || t.isZero())) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_BOOTSTRAP_TIMEOUT", "must be positive, was " + t);
+        }
+        return withNetwork(new Network(network.socketIfname, network.socketFamily, t, network.hostId));
+    }
+
+    /** Host identity replacing the detected one (JCCL_HOSTID); blank means detect. */
+    public Config withHostId(String hostId) {
+        String h = hostId == null || hostId.isBlank() ? null : hostId.trim();
+        if (h != null && h.length() > 200) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_HOSTID", "is longer than 200 characters");
+        }
+        return withNetwork(new Network(network.socketIfname, network.socketFamily, network.bootstrapTimeout, h));
+    }
+
+    private Config withNetwork(Network n) {
+        return new Config(buffSize, timeout, algorithms, minChannels, maxChannels, n);
+    }
+
+    /** JCCL_SOCKET_IFNAME, if set. */
+    public Optional<String> socketIfname() {
+        return Optional.ofNullable(network.socketIfname);
+    }
+
+    /** JCCL_SOCKET_FAMILY, if set. */
+    public Optional<StandardProtocolFamily> socketFamily() {
+        return Optional.ofNullable(network.socketFamily);
+    }
+
+    /** How long the bootstrap waits: JCCL_BOOTSTRAP_TIMEOUT, else {@link #timeout()}. */
+    public Duration bootstrapTimeout() {
+        return network.bootstrapTimeout != null ? network.bootstrapTimeout : timeout;
+    }
+
+    /** JCCL_HOSTID, if set. */
+    public Optional<String> hostId() {
+        return Optional.ofNullable(network.hostId);
     }
 
     /** Bytes of each connection's buffer (JCCL_BUFFSIZE). */
@@ -194,6 +295,7 @@ public final class Config {
     @Override
     public String toString() {
         return "Config[buffSize=" + buffSize + ", timeout=" + timeout + ", algorithms=" + new TreeSet<>(algorithms)
-                + ", channels=" + minChannels + ".." + maxChannels + "]";
+                + ", channels=" + minChannels + ".." + maxChannels
+                + (network.equals(Network.DEFAULT) ? "" : ", " + network) + "]";
     }
 }
