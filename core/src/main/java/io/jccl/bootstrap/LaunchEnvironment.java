@@ -117,7 +117,7 @@ public record LaunchEnvironment(Launcher launcher, int rank, int size, OptionalI
         }
         if (localRank.isPresent() && localSize.isPresent() && localRank.getAsInt() >= localSize.getAsInt()) {
             throw JcclException.invalidArgument(rank, l.localRankVar, "is " + localRank.getAsInt() + " but "
-                    + l.localSizeVar + " is " + localSize.getAsInt());
+                    + (l.localSizeVar != null ? l.localSizeVar : "the rank count of this one node") + " is " + localSize.getAsInt());
         }
         return new LaunchEnvironment(l, rank, size, localRank, localSize, root(env, l, rank, size, localSize));
     }

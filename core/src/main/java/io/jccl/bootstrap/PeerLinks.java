@@ -37,6 +37,7 @@ final class PeerLinks implements AutoCloseable {
     /** Largest message (all-gather contribution or send/recv payload). */
     static final int MAX_MESSAGE = 64 << 20;
     private static final int MAX_PENDING = 1024;
+    private static final Duration PEER_CONNECT_RETRY = Duration.ofSeconds(2);
     private static final System.Logger LOG = System.getLogger("io.jccl.bootstrap");
 
     private final ServerSocket server;
@@ -355,7 +356,19 @@ final class PeerLinks implements AutoCloseable {
             if (a == null) {
                 throw new JcclException(ErrorCode.INTERNAL_ERROR, rank, "the bootstrap address of rank " + peer + " is not known yet");
             }
-            Socket s = Sockets.connect(a, d, rank, "rank " + peer + "'s bootstrap");
+            // A peer's listener exists before its address is published, so a refusal means it is
+            // gone: retry only briefly (transient errors), not for the whole deadline as for a root.
+            Deadline attempt = d.remainingNanos() > PEER_CONNECT_RETRY.toNanos() ? Deadline.after(PEER_CONNECT_RETRY) : d;
+            Socket s;
+            try {
+                s = Sockets.connect(a, attempt, rank, "rank " + peer + "'s bootstrap");
+            } catch (JcclException e) {
+                if (attempt == d) {
+                    throw e;
+                }
+                throw new JcclException(ErrorCode.REMOTE_ERROR, rank, "rank " + peer + " no longer listens at " + a
+                        + " (it exited, was killed or closed its communicator; last error: " + e.getCause() + ")", e);
+            }
             try {
                 byte[] claim = new Wire.Writer().i32(rank).i32(peer).i32(size).toByteArray();
                 return Handshake.connect(s, secret, Handshake.PEER, claim, d.socketTimeoutMillis());

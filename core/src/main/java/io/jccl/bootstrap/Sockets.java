@@ -64,7 +64,11 @@ final class Sockets {
                 last = e;
                 closeQuietly(s);
             }
-            sleep(Math.min(pause, Math.max(1, deadline.remainingNanos() / 1_000_000)), rank, what);
+            long left = deadline.remainingNanos() / 1_000_000 - FIRST_RETRY_MILLIS;
+            if (left <= 0) {
+                break; // no time for a real attempt after a pause: report this attempt's error
+            }
+            sleep(Math.min(pause, left), rank, what);
             pause = Math.min(MAX_RETRY_MILLIS, pause * 2);
         }
         throw new JcclException(ErrorCode.TIMEOUT, rank, "could not connect to " + what + " at "

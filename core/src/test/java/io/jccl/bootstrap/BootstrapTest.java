@@ -240,6 +240,22 @@ class BootstrapTest {
     }
 
     @Test
+    void sendingToAPeerThatIsGoneFailsFastNamingIt() {
+        List<Bootstrap> bs = RankThreads.initAll(3, LOOPBACK);
+        try {
+            bs.get(2).close(); // rank 0 has never connected to rank 2 (its ring successor is rank 1)
+            long t0 = System.nanoTime();
+            assertThatThrownBy(() -> bs.get(0).send(2, 0, text("anyone?"))).isInstanceOf(JcclException.class)
+                    .satisfies(e -> assertThat(((JcclException) e).code()).isEqualTo(ErrorCode.REMOTE_ERROR))
+                    .hasMessageContaining("rank 0: remote_error: rank 2 no longer listens at")
+                    .hasMessageContaining("Connection refused");
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
+        } finally {
+            RankThreads.closeAll(bs);
+        }
+    }
+
+    @Test
     void aReceiveNobodyAnswersTimesOutNamingThePeer() {
         Config quick = LOOPBACK.withBootstrapTimeout(Duration.ofSeconds(1));
         List<Bootstrap> bs = RankThreads.initAll(2, quick);
