@@ -2,11 +2,13 @@ package io.jccl;
 
 import io.jccl.proto.Protocol;
 
+import java.net.StandardProtocolFamily;
 import java.nio.file.Path;
 
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -39,6 +41,13 @@ import java.util.function.Function;
  * rank 0's table decides for every rank</td></tr>
  * <tr><td>JCCL_DEBUG</td><td>{@code WARN} (default), {@code INFO} (also logs each call shape's
  * algorithm, protocol and channels), {@code NONE}</td></tr>
+ * <tr><td>JCCL_SOCKET_IFNAME</td><td>interfaces for sockets, NCCL's grammar: prefixes {@code eth,ib}, {@code ^}
+ * to exclude, {@code =} for exact names (default: NCCL's order, see docs/bootstrap.md)</td></tr>
+ * <tr><td>JCCL_SOCKET_FAMILY</td><td>{@code AF_INET} or {@code AF_INET6} (default: either, IPv4 first)</td></tr>
+ * <tr><td>JCCL_BOOTSTRAP_TIMEOUT</td><td>seconds the bootstrap waits for the root, the missing ranks and any
+ * bootstrap exchange (default: JCCL_TIMEOUT)</td></tr>
+ * <tr><td>JCCL_HOSTID</td><td>this process's host identity, replacing the detected one (boot id and network
+ * namespace)</td></tr>
  * </table>
  */
 public final class Config {
@@ -59,6 +68,11 @@ public final class Config {
     private int maxChannels;
     private Path tuningFile;
     private Debug debug;
+    /** The bootstrap's and the socket transports' settings; null means the default. */
+    private String socketIfname;
+    private StandardProtocolFamily socketFamily;
+    private Duration bootstrapTimeout;
+    private String hostId;
 
     private Config() {
     }
@@ -75,6 +89,10 @@ public final class Config {
         c.maxChannels = maxChannels;
         c.tuningFile = tuningFile;
         c.debug = debug;
+        c.socketIfname = socketIfname;
+        c.socketFamily = socketFamily;
+        c.bootstrapTimeout = bootstrapTimeout;
+        c.hostId = hostId;
         return c;
     }
 
@@ -152,7 +170,34 @@ public final class Config {
             max = parseInt("JCCL_MAX_NCHANNELS", v);
             min = Math.min(min, max);
         }
-        return c.withChannels(min, max);
+        c = c.withChannels(min, max);
+        if ((v = env.get("JCCL_SOCKET_IFNAME")) != null) {
+            c = c.withSocketIfname(v);
+        }
+        if ((v = env.get("JCCL_SOCKET_FAMILY")) != null) {
+            c = c.withSocketFamily(parseFamily(v));
+        }
+        if ((v = env.get("JCCL_BOOTSTRAP_TIMEOUT")) != null) {
+            try {
+                c = c.withBootstrapTimeout(Duration.ofMillis(Math.round(Double.parseDouble(v.trim()) * 1000)));
+            } catch (NumberFormatException e) {
+                throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_BOOTSTRAP_TIMEOUT",
+                        "is not a number of seconds: " + v);
+            }
+        }
+        if ((v = env.get("JCCL_HOSTID")) != null) {
+            c = c.withHostId(v);
+        }
+        return c;
+    }
+
+    private static StandardProtocolFamily parseFamily(String v) {
+        return switch (v.trim().toUpperCase(Locale.ROOT)) {
+            case "AF_INET", "INET", "IPV4" -> StandardProtocolFamily.INET;
+            case "AF_INET6", "INET6", "IPV6" -> StandardProtocolFamily.INET6;
+            default -> throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_SOCKET_FAMILY",
+                    "is '" + v + "', not AF_INET or AF_INET6");
+        };
     }
 
     private static int parseInt(String name, String v) {
@@ -304,6 +349,64 @@ public final class Config {
         return c;
     }
 
+    /** Interfaces for sockets (JCCL_SOCKET_IFNAME); blank means NCCL's default order. */
+    public Config withSocketIfname(String spec) {
+        Config c = copy();
+        c.socketIfname = spec == null || spec.isBlank() ? null : spec.trim();
+        return c;
+    }
+
+    /** Address family for sockets (JCCL_SOCKET_FAMILY); {@code null} allows both, IPv4 first. */
+    public Config withSocketFamily(StandardProtocolFamily family) {
+        if (family != null && family != StandardProtocolFamily.INET && family != StandardProtocolFamily.INET6) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_SOCKET_FAMILY", "must be INET or INET6, was " + family);
+        }
+        Config c = copy();
+        c.socketFamily = family;
+        return c;
+    }
+
+    /** How long the bootstrap waits (JCCL_BOOTSTRAP_TIMEOUT); {@code null} follows {@link #timeout()}. */
+    public Config withBootstrapTimeout(Duration t) {
+        if (t != null && (t.isNegative() || t.isZero())) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_BOOTSTRAP_TIMEOUT", "must be positive, was " + t);
+        }
+        Config c = copy();
+        c.bootstrapTimeout = t;
+        return c;
+    }
+
+    /** Host identity replacing the detected one (JCCL_HOSTID); blank means detect. */
+    public Config withHostId(String id) {
+        String h = id == null || id.isBlank() ? null : id.trim();
+        if (h != null && h.length() > 200) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_HOSTID", "is longer than 200 characters");
+        }
+        Config c = copy();
+        c.hostId = h;
+        return c;
+    }
+
+    /** JCCL_SOCKET_IFNAME, if set. */
+    public Optional<String> socketIfname() {
+        return Optional.ofNullable(socketIfname);
+    }
+
+    /** JCCL_SOCKET_FAMILY, if set. */
+    public Optional<StandardProtocolFamily> socketFamily() {
+        return Optional.ofNullable(socketFamily);
+    }
+
+    /** How long the bootstrap waits: JCCL_BOOTSTRAP_TIMEOUT, else {@link #timeout()}. */
+    public Duration bootstrapTimeout() {
+        return bootstrapTimeout != null ? bootstrapTimeout : timeout;
+    }
+
+    /** JCCL_HOSTID, if set. */
+    public Optional<String> hostId() {
+        return Optional.ofNullable(hostId);
+    }
+
     /** Bytes of each connection's Simple buffer (JCCL_BUFFSIZE). */
     public long buffSize() {
         return buffSize;
@@ -355,6 +458,10 @@ public final class Config {
         return "Config[buffSize=" + buffSize + ", llBuffSize=" + llBuffSize + ", ll128BuffSize=" + ll128BuffSize
                 + ", timeout=" + timeout + ", algorithms=" + new TreeSet<>(algorithms) + ", protocols="
                 + EnumSet.copyOf(protocols) + ", channels=" + minChannels + ".." + maxChannels
-                + (tuningFile == null ? "" : ", tuningFile=" + tuningFile) + ", debug=" + debug + "]";
+                + (tuningFile == null ? "" : ", tuningFile=" + tuningFile) + ", debug=" + debug
+                + (socketIfname == null ? "" : ", socketIfname=" + socketIfname)
+                + (socketFamily == null ? "" : ", socketFamily=" + socketFamily)
+                + (bootstrapTimeout == null ? "" : ", bootstrapTimeout=" + bootstrapTimeout)
+                + (hostId == null ? "" : ", hostId=" + hostId) + "]";
     }
 }

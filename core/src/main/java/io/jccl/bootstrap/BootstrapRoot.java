@@ -1,0 +1,315 @@
+package io.jccl.bootstrap;
+
+import io.jccl.Config;
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The rendezvous point of one bootstrap: it accepts the ranks, checks each proves the secret,
+ * checks their ranks and rank counts, and once all have joined tells each rank its successor's
+ * address; then it closes. It runs in a daemon thread of the process that started it: in
+ * {@link CommId#create()} (as NCCL's {@code ncclGetUniqueId}), or in a launcher's rank 0 for an id
+ * that names a fixed address ({@link #listen}). It serves one rendezvous and never outlives it:
+ * after success, after a failure it reported to the ranks, or once its timeout passes
+ * ({@code JCCL_BOOTSTRAP_TIMEOUT}, counted from its start until the first rank joins and from then
+ * until the last).
+ *
+ * <p>A connection that does not know the secret, speaks something else, or sends an oversized or
+ * malformed frame is dropped and logged ({@link #rejectedConnections()}); the rendezvous goes on.
+ * Ranks that contradict each other fail the whole rendezvous with an error naming them: a rank
+ * that joins twice, or a rank count that differs from the first rank's.
+ *
+ * <pre>{@code
+ * try (BootstrapRoot root = BootstrapRoot.start(config)) {
+ *     String id = root.id().encode();   // to the ranks
+ *     root.awaitDone(Duration.ofMinutes(5));
+ * }
+ * }</pre>
+ */
+public final class BootstrapRoot implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("io.jccl.bootstrap");
+    private static final int MAX_PENDING = 4096;
+
+    private final CommId id;
+    private final ServerSocket server;
+    private final long timeoutNanos;
+    private final int handshakeMillis;
+    private final long startNanos = System.nanoTime();
+    private final Thread thread;
+    private final Set<Socket> pending = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger rejected = new AtomicInteger();
+    private final CountDownLatch done = new CountDownLatch(1);
+    private final Object lock = new Object();
+    private final Map<Integer, Member> members = new TreeMap<>();
+    private int nranks = -1;
+    private int firstRank = -1;
+    private long firstJoinNanos;
+    private volatile boolean finished;
+    private String outcome = "running";
+    private byte[] failure;
+
+    private record Member(SecureChannel channel, InetSocketAddress listen) {
+    }
+
+    private BootstrapRoot(CommId id, ServerSocket server, Config config) {
+        this.id = id;
+        this.server = server;
+        Duration t = config.bootstrapTimeout();
+        this.timeoutNanos = t.toNanos();
+        this.handshakeMillis = Math.clamp(Math.min(t.toMillis(), 10_000), 1, Integer.MAX_VALUE);
+        this.thread = new Thread(this::run, "jccl-bootstrap-root-" + id.port());
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** A root on the interface {@code config} selects, on a free port, with a new secret. */
+    public static BootstrapRoot start(Config config) {
+        NetInterfaces.Selected s = NetInterfaces.select(config, null);
+        ServerSocket ss = Sockets.listen(s.address(), 0, JcclException.NO_RANK);
+        CommId id = CommId.of(s.address().getHostAddress(), ss.getLocalPort(), CommId.newSecret());
+        return new BootstrapRoot(id, ss, config);
+    }
+
+    /** A root listening at the address {@code id} names (which must be this host's), with its secret. */
+    public static BootstrapRoot listen(CommId id, Config config) {
+        InetAddress a;
+        try {
+            a = InetAddress.getByName(id.host());
+        } catch (UnknownHostException e) {
+            throw JcclException.invalidArgument(0, "id", "names host '" + id.host() + "', which does not resolve");
+        }
+        return new BootstrapRoot(id, Sockets.listen(a, id.port(), 0), config);
+    }
+
+    /** The id the ranks use to find this root (it holds the secret). */
+    public CommId id() {
+        return id;
+    }
+
+    /** Connections dropped because they did not prove the secret or broke the protocol. */
+    public int rejectedConnections() {
+        return rejected.get();
+    }
+
+    /** Waits until the root has finished (all ranks joined, failed, or timed out); false on timeout. */
+    public boolean awaitDone(Duration timeout) throws InterruptedException {
+        return done.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** "running", "done", or why it failed. */
+    public String outcome() {
+        synchronized (lock) {
+            return outcome;
+        }
+    }
+
+    private void run() {
+        try {
+            while (true) {
+                long remaining;
+                synchronized (lock) {
+                    if (finished) {
+                        break;
+                    }
+                    long from = nranks < 0 ? startNanos : firstJoinNanos;
+                    remaining = from + timeoutNanos - System.nanoTime();
+                    if (remaining <= 0) {
+                        timeOut();
+                        break;
+                    }
+                }
+                Socket s;
+                try {
+                    server.setSoTimeout(Math.clamp((remaining + 999_999) / 1_000_000, 1, Integer.MAX_VALUE));
+                    s = server.accept();
+                } catch (SocketTimeoutException e) {
+                    continue;
+                } catch (IOException e) {
+                    synchronized (lock) {
+                        if (finished) {
+                            break;
+                        }
+                    }
+                    LOG.log(System.Logger.Level.WARNING, "bootstrap root " + id + ": accept failed: " + e);
+                    Sockets.sleep(50, JcclException.NO_RANK, "the bootstrap root's listener");
+                    continue;
+                }
+                if (pending.size() >= MAX_PENDING) {
+                    reject(s, "more than " + MAX_PENDING + " connections are still in their handshake");
+                    continue;
+                }
+                pending.add(s);
+                Thread.ofVirtual().name("jccl-bootstrap-root-handshake").start(() -> admit(s));
+            }
+        } finally {
+            Sockets.closeQuietly(server);
+            pending.forEach(Sockets::closeQuietly);
+            done.countDown();
+        }
+    }
+
+    private void admit(Socket s) {
+        int rank;
+        int n;
+        InetSocketAddress listen;
+        SecureChannel ch;
+        try {
+            s.setTcpNoDelay(true);
+            ch = Handshake.accept(s, id.secret(), Handshake.ROOT, handshakeMillis);
+            Wire.Reader r = new Wire.Reader(ch.receive(RootProtocol.MAX_MESSAGE, handshakeMillis), "join message");
+            if (r.u8() != RootProtocol.JOIN) {
+                throw new BadFrame("not a join message");
+            }
+            rank = r.i32();
+            n = r.i32();
+            listen = r.address();
+            r.end();
+        } catch (IOException e) {
+            pending.remove(s);
+            reject(s, e.getMessage());
+            return;
+        }
+        pending.remove(s);
+        register(rank, n, listen, ch);
+    }
+
+    private void reject(Socket s, String why) {
+        Sockets.closeQuietly(s);
+        if (finished) {
+            return; // a handshake cut short by the root's own shutdown
+        }
+        rejected.incrementAndGet();
+        LOG.log(System.Logger.Level.WARNING, "bootstrap root " + id + ": dropped a connection from "
+                + s.getRemoteSocketAddress() + ": " + why);
+    }
+
+    private void register(int rank, int n, InetSocketAddress listen, SecureChannel ch) {
+        synchronized (lock) {
+            if (finished) {
+                send(ch, failure != null ? failure
+                        : RootProtocol.error(ErrorCode.INVALID_USAGE, "this bootstrap root has finished (" + outcome + ")"));
+                ch.close();
+                return;
+            }
+            if (n < 1 || rank < 0 || rank >= n) {
+                // A rank checks this before it joins: only a broken client gets here. The others go on.
+                send(ch, RootProtocol.error(ErrorCode.INVALID_ARGUMENT, "argument 'rank' is " + rank
+                        + ", not a rank of 0.." + (n - 1) + " (nranks " + n + ")"));
+                ch.close();
+                reject(ch.socket(), "rank " + rank + " of " + n + " is out of range");
+                return;
+            }
+            if (nranks < 0) {
+                nranks = n;
+                firstRank = rank;
+                firstJoinNanos = System.nanoTime();
+            } else if (n != nranks) {
+                fail(ErrorCode.INVALID_ARGUMENT, "argument 'nranks' differs: rank " + rank + " joined with nranks " + n
+                        + " but rank " + firstRank + " with nranks " + nranks, ch);
+                return;
+            }
+            Member twin = members.get(rank);
+            if (twin != null) {
+                fail(ErrorCode.INVALID_ARGUMENT, "argument 'rank': rank " + rank + " joined twice, from "
+                        + twin.channel.remote() + " and from " + ch.remote(), ch);
+                return;
+            }
+            members.put(rank, new Member(ch, listen));
+            if (members.size() == nranks) {
+                for (int r = 0; r < nranks; r++) {
+                    Member m = members.get(r);
+                    send(m.channel, RootProtocol.next(nranks, members.get((r + 1) % nranks).listen));
+                    m.channel.close();
+                }
+                finish("done");
+            }
+        }
+    }
+
+    /** Tells every joined rank (and {@code extra}) why the rendezvous failed, and stops. Holding the lock. */
+    private void fail(ErrorCode code, String message, SecureChannel extra) {
+        LOG.log(System.Logger.Level.WARNING, "bootstrap root " + id + ": " + message);
+        byte[] err = RootProtocol.error(code, message);
+        failure = err;
+        List<SecureChannel> all = new ArrayList<>();
+        members.values().forEach(m -> all.add(m.channel));
+        if (extra != null) {
+            all.add(extra);
+        }
+        for (SecureChannel c : all) {
+            send(c, err);
+            c.close();
+        }
+        finish(message);
+    }
+
+    private void timeOut() {
+        if (nranks < 0) {
+            LOG.log(System.Logger.Level.WARNING, "bootstrap root " + id + ": no rank joined within "
+                    + Deadline.seconds(Duration.ofNanos(timeoutNanos)));
+            finish("no rank joined");
+            return;
+        }
+        List<Integer> missing = new ArrayList<>();
+        for (int r = 0; r < nranks; r++) {
+            if (!members.containsKey(r)) {
+                missing.add(r);
+            }
+        }
+        fail(ErrorCode.TIMEOUT, "ranks " + Ranks.format(missing) + " of " + nranks + " did not join within "
+                + Deadline.seconds(Duration.ofNanos(timeoutNanos)) + " (joined: "
+                + Ranks.format(members.keySet()) + ")", null);
+    }
+
+    private void finish(String why) {
+        finished = true;
+        outcome = why;
+        Sockets.closeQuietly(server);
+    }
+
+    private static void send(SecureChannel ch, byte[] message) {
+        try {
+            ch.send(message);
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "bootstrap root: could not answer " + ch.remote() + ": " + e);
+        }
+    }
+
+    /**
+     * Stops the root. Ranks that joined and wait for the others get an error; after a finished
+     * rendezvous this only releases the port (the ranks no longer need the root).
+     */
+    @Override
+    public void close() {
+        synchronized (lock) {
+            if (!finished) {
+                fail(ErrorCode.INVALID_USAGE, "the bootstrap root was closed before all ranks joined (joined: "
+                        + Ranks.format(members.keySet()) + ")", null);
+            }
+        }
+        Sockets.closeQuietly(server);
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.jccl.bootstrap;
+
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+
+/** A rank's side of the rendezvous with the {@link BootstrapRoot}. */
+final class RootClient {
+    private RootClient() {
+    }
+
+    /**
+     * Joins the root of {@code id} as {@code rank} of {@code nranks}, advertising {@code listen},
+     * and returns the listen address of rank {@code (rank + 1) % nranks}. Connecting retries until
+     * {@code d}; the answer may take a little longer, so that the root, whose clock starts at the
+     * first rank, is the one to report missing ranks by name.
+     */
+    static InetSocketAddress join(CommId id, int nranks, int rank, InetSocketAddress listen, Deadline d, Duration grace) {
+        String root = "the bootstrap root at " + new CommId.HostPort(id.host(), id.port());
+        Socket s = Sockets.connect(id.host(), id.port(), d, rank, "the bootstrap root");
+        try {
+            SecureChannel ch;
+            try {
+                ch = Handshake.connect(s, id.secret(), Handshake.ROOT, new byte[0], d.socketTimeoutMillis());
+            } catch (BadFrame e) {
+                throw new JcclException(ErrorCode.REMOTE_ERROR, rank, root + " failed the handshake: " + e.getMessage()
+                        + " (do all ranks use the same comm id?)", e);
+            }
+            ch.send(RootProtocol.join(rank, nranks, listen));
+            Deadline answer = d.extendedBy(grace);
+            byte[] reply;
+            try {
+                reply = ch.receive(RootProtocol.MAX_MESSAGE, answer.socketTimeoutMillis());
+            } catch (SocketTimeoutException e) {
+                throw new JcclException(ErrorCode.TIMEOUT, rank, "joined " + root + " as rank " + rank + " of " + nranks
+                        + " but it did not answer within " + d.budget(), e);
+            }
+            Wire.Reader r = new Wire.Reader(reply, "answer of " + root);
+            int type = r.u8();
+            if (type == RootProtocol.ERROR) {
+                ErrorCode code = RootProtocol.code(r.i32());
+                String message = r.string(65535);
+                throw new JcclException(code, rank, root + ": " + message);
+            }
+            if (type != RootProtocol.NEXT) {
+                throw new BadFrame("answer of type " + type);
+            }
+            int n = r.i32();
+            InetSocketAddress next = r.address();
+            r.end();
+            if (n != nranks) {
+                throw new BadFrame("it says nranks is " + n + ", this rank says " + nranks);
+            }
+            return next;
+        } catch (IOException e) {
+            throw new JcclException(ErrorCode.REMOTE_ERROR, rank, "lost " + root + ": " + e.getMessage(), e);
+        } finally {
+            Sockets.closeQuietly(s);
+        }
+    }
+}

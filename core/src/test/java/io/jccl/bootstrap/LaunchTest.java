@@ -1,0 +1,158 @@
+package io.jccl.bootstrap;
+
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static io.jccl.bootstrap.RankThreads.LOOPBACK;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Bootstrapping from launcher environments, end to end: threads with per-rank maps, and real processes. */
+class LaunchTest {
+    @AfterEach
+    void noThreadsLeft() {
+        RankThreads.assertNoBootstrapThreads();
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.ofLiteral("127.0.0.1"))) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static List<String> gatherAll(List<Bootstrap> bs) {
+        return RankThreads.values(RankThreads.run(bs.size(), Duration.ofSeconds(30), r -> {
+            byte[][] all = bs.get(r).allGather(("r" + r).getBytes(StandardCharsets.UTF_8));
+            StringBuilder sb = new StringBuilder();
+            for (byte[] x : all) {
+                sb.append(new String(x, StandardCharsets.UTF_8));
+            }
+            return sb.toString();
+        }));
+    }
+
+    @Test
+    void torchrunStyleRanksWithASharedSecretAndRankZeroHostingTheRoot() throws Exception {
+        int rootPort = freePort();
+        int n = 3;
+        List<Bootstrap> bs = RankThreads.values(RankThreads.run(n, Duration.ofSeconds(60), r -> Launch.bootstrap(Map.of(
+                "RANK", "" + r, "WORLD_SIZE", "" + n, "LOCAL_RANK", "" + r, "LOCAL_WORLD_SIZE", "" + n,
+                "MASTER_ADDR", "127.0.0.1", "MASTER_PORT", "" + (rootPort - 1),
+                "JCCL_COMM_SECRET", "a shared secret of the job"), LOOPBACK, Set.of())));
+        try {
+            assertThat(gatherAll(bs)).containsOnly("r0r1r2");
+            assertThat(bs).extracting(Bootstrap::rank).containsExactly(0, 1, 2);
+            // the root was rank 0's, listening at MASTER_PORT + 1, and is gone now
+            assertThatThrownBy(() -> new java.net.Socket("127.0.0.1", rootPort).close()).isInstanceOf(java.net.ConnectException.class);
+        } finally {
+            RankThreads.closeAll(bs);
+        }
+    }
+
+    @Test
+    void mpirunStyleRanksOnOneHostMeetThroughAFileOnlyThisUserCanRead(@TempDir Path dir) throws Exception {
+        int n = 3;
+        String job = "test-" + System.nanoTime();
+        Map<String, String> base = Map.of("OMPI_COMM_WORLD_SIZE", "" + n, "OMPI_COMM_WORLD_LOCAL_SIZE", "" + n,
+                "PMIX_NAMESPACE", job, "JCCL_BOOTSTRAP_DIR", dir.toString());
+        List<Bootstrap> bs = RankThreads.values(RankThreads.run(n, Duration.ofSeconds(60), r -> {
+            if (r == 0) {
+                RankThreads.sleep(300); // the others poll for the file before it exists
+            }
+            Map<String, String> env = new HashMap<>(base);
+            env.put("OMPI_COMM_WORLD_RANK", "" + r);
+            env.put("OMPI_COMM_WORLD_LOCAL_RANK", "" + r);
+            return Launch.bootstrap(env, LOOPBACK, Set.of());
+        }));
+        try {
+            assertThat(gatherAll(bs)).containsOnly("r0r1r2");
+            assertThat(FileRendezvous.file(new LaunchEnvironment.SharedDirectory(dir, job))).doesNotExist();
+            try (var files = Files.list(dir)) {
+                assertThat(files.toList()).isEmpty();
+            }
+        } finally {
+            RankThreads.closeAll(bs);
+        }
+    }
+
+    @Test
+    void theDefaultDirectoryIsPrivate() throws Exception {
+        String job = "test-" + System.nanoTime();
+        LaunchEnvironment.SharedDirectory sd = new LaunchEnvironment.SharedDirectory(FileRendezvous.defaultDirectory(), job);
+        CommId id = CommId.of("127.0.0.1", 5, CommId.newSecret());
+        FileRendezvous.publish(sd, id, 0);
+        try {
+            assertThat(Files.getPosixFilePermissions(sd.directory())).isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            assertThat(Files.getPosixFilePermissions(FileRendezvous.file(sd))).isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            assertThat(FileRendezvous.await(sd, Deadline.after(Duration.ofSeconds(1)), 1)).isEqualTo(id);
+        } finally {
+            FileRendezvous.remove(sd);
+        }
+        long t0 = System.nanoTime();
+        assertThatThrownBy(() -> FileRendezvous.await(sd, Deadline.after(Duration.ofMillis(300)), 1))
+                .isInstanceOf(JcclException.class)
+                .satisfies(e -> assertThat(((JcclException) e).code()).isEqualTo(ErrorCode.TIMEOUT))
+                .hasMessageContaining("waited 0.3 s for rank 0 to publish the bootstrap id");
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void ranksInSeparateProcessesBootstrapFromTheEnvironmentAJcclLauncherGives() throws Exception {
+        int n = 3;
+        try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
+            String java = ProcessHandle.current().info().command().orElseThrow();
+            String cp = String.join(File.pathSeparator, Path.of("target", "classes").toAbsolutePath().toString(),
+                    Path.of("target", "test-classes").toAbsolutePath().toString());
+            List<Process> procs = new ArrayList<>();
+            try {
+                for (int r = 0; r < n; r++) {
+                    ProcessBuilder pb = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
+                            "-cp", cp, BootstrapChild.class.getName());
+                    pb.environment().keySet().removeIf(k -> k.startsWith("JCCL_") || k.startsWith("OMPI_") || k.startsWith("SLURM_")
+                            || k.equals("RANK") || k.equals("WORLD_SIZE") || k.startsWith("MASTER_"));
+                    pb.environment().putAll(Launch.childEnvironment(root.id(), r, n, r, n));
+                    pb.environment().put("JCCL_SOCKET_IFNAME", "lo");
+                    pb.environment().put("JCCL_BOOTSTRAP_TIMEOUT", "60");
+                    pb.redirectErrorStream(true);
+                    procs.add(pb.start());
+                }
+                List<Map<String, String>> outputs = new ArrayList<>();
+                for (Process p : procs) {
+                    assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("child finished").isTrue();
+                    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                    assertThat(p.exitValue()).as(out).isZero();
+                    Map<String, String> kv = new HashMap<>();
+                    out.lines().filter(l -> l.contains("=")).forEach(l -> kv.put(l.substring(0, l.indexOf('=')), l.substring(l.indexOf('=') + 1)));
+                    outputs.add(kv);
+                }
+                String pids = procs.stream().map(p -> "pid" + p.pid()).reduce((a, b) -> a + "," + b).orElseThrow();
+                for (int r = 0; r < n; r++) {
+                    Map<String, String> kv = outputs.get(r);
+                    assertThat(kv).containsEntry("rank", "" + r).containsEntry("size", "" + n).containsEntry("pids", pids)
+                            .containsEntry("received", "from " + (r - 1 + n) % n).containsEntry("hosts", "1")
+                            .containsEntry("localRank", "" + r).containsEntry("otherProcesses", "" + (n - 1));
+                }
+                assertThat(root.outcome()).isEqualTo("done");
+            } finally {
+                procs.forEach(Process::destroyForcibly);
+            }
+        }
+    }
+}
