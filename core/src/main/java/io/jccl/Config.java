@@ -5,6 +5,7 @@ import io.jccl.proto.Simple;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -25,6 +26,8 @@ import java.util.TreeSet;
  * <tr><td>JCCL_ALGO</td><td>algorithms allowed: a comma list ({@code ring}, {@code tree},
  * {@code splittree}, {@code direct}), or {@code ^} and a list to exclude</td></tr>
  * <tr><td>JCCL_MIN_NCHANNELS / JCCL_MAX_NCHANNELS</td><td>bounds of the channels a call may use</td></tr>
+ * <tr><td>JCCL_TOPO_FILE</td><td>a topology file in NCCL's XML format, used instead of detecting the machine</td></tr>
+ * <tr><td>JCCL_TOPO_DUMP_FILE</td><td>where to write the topology used, in NCCL's XML format</td></tr>
  * </table>
  */
 public final class Config {
@@ -35,8 +38,11 @@ public final class Config {
     private final Set<String> algorithms;
     private final int minChannels;
     private final int maxChannels;
+    private final String topoFile;
+    private final String topoDumpFile;
 
-    private Config(long buffSize, Duration timeout, Set<String> algorithms, int minChannels, int maxChannels) {
+    private Config(long buffSize, Duration timeout, Set<String> algorithms, int minChannels, int maxChannels,
+                   String topoFile, String topoDumpFile) {
         if (buffSize < Simple.MIN_BUFFSIZE || buffSize % Simple.STEPS != 0) {
             throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_BUFFSIZE",
                     "must be a multiple of " + Simple.STEPS + " and at least " + Simple.MIN_BUFFSIZE + ", was " + buffSize);
@@ -53,12 +59,19 @@ public final class Config {
         this.algorithms = Set.copyOf(algorithms);
         this.minChannels = minChannels;
         this.maxChannels = maxChannels;
+        this.topoFile = blankToNull(topoFile);
+        this.topoDumpFile = blankToNull(topoDumpFile);
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
     }
 
     /** Built-in defaults, whatever the environment says. */
     public static Config defaults() {
         int cores = Runtime.getRuntime().availableProcessors();
-        return new Config(Simple.DEFAULT_BUFFSIZE, Duration.ofSeconds(300), ALGORITHMS, 1, Math.max(1, Math.min(cores, 16)));
+        return new Config(Simple.DEFAULT_BUFFSIZE, Duration.ofSeconds(300), ALGORITHMS, 1, Math.max(1, Math.min(cores, 16)),
+                null, null);
     }
 
     /** The defaults overridden by the process environment's {@code JCCL_*} variables. */
@@ -93,7 +106,9 @@ public final class Config {
             max = parseInt("JCCL_MAX_NCHANNELS", v);
             min = Math.min(min, max);
         }
-        return c.withChannels(min, max);
+        return c.withChannels(min, max)
+                .withTopoFile(env.get("JCCL_TOPO_FILE"))
+                .withTopoDumpFile(env.get("JCCL_TOPO_DUMP_FILE"));
     }
 
     private static int parseInt(String name, String v) {
@@ -134,11 +149,11 @@ public final class Config {
     }
 
     public Config withBuffSize(long bytes) {
-        return new Config(bytes, timeout, algorithms, minChannels, maxChannels);
+        return new Config(bytes, timeout, algorithms, minChannels, maxChannels, topoFile, topoDumpFile);
     }
 
     public Config withTimeout(Duration t) {
-        return new Config(buffSize, t, algorithms, minChannels, maxChannels);
+        return new Config(buffSize, t, algorithms, minChannels, maxChannels, topoFile, topoDumpFile);
     }
 
     /** Restricts the algorithms with NCCL's grammar: {@code "ring"}, {@code "ring,tree"}, {@code "^tree"}. */
@@ -161,11 +176,31 @@ public final class Config {
         if (allowed.isEmpty()) {
             throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_ALGO", "'" + spec + "' leaves no algorithm");
         }
-        return new Config(buffSize, timeout, allowed, minChannels, maxChannels);
+        return new Config(buffSize, timeout, allowed, minChannels, maxChannels, topoFile, topoDumpFile);
     }
 
     public Config withChannels(int min, int max) {
-        return new Config(buffSize, timeout, algorithms, min, max);
+        return new Config(buffSize, timeout, algorithms, min, max, topoFile, topoDumpFile);
+    }
+
+    /** Reads the topology from this NCCL-format file instead of detecting it (JCCL_TOPO_FILE); null or blank: detect. */
+    public Config withTopoFile(String file) {
+        return new Config(buffSize, timeout, algorithms, minChannels, maxChannels, file, topoDumpFile);
+    }
+
+    /** Writes the topology used to this file (JCCL_TOPO_DUMP_FILE); null or blank: do not. */
+    public Config withTopoDumpFile(String file) {
+        return new Config(buffSize, timeout, algorithms, minChannels, maxChannels, topoFile, file);
+    }
+
+    /** The topology file to read (JCCL_TOPO_FILE), if any. */
+    public Optional<String> topoFile() {
+        return Optional.ofNullable(topoFile);
+    }
+
+    /** The file to write the topology to (JCCL_TOPO_DUMP_FILE), if any. */
+    public Optional<String> topoDumpFile() {
+        return Optional.ofNullable(topoDumpFile);
     }
 
     /** Bytes of each connection's buffer (JCCL_BUFFSIZE). */
@@ -194,6 +229,7 @@ public final class Config {
     @Override
     public String toString() {
         return "Config[buffSize=" + buffSize + ", timeout=" + timeout + ", algorithms=" + new TreeSet<>(algorithms)
-                + ", channels=" + minChannels + ".." + maxChannels + "]";
+                + ", channels=" + minChannels + ".." + maxChannels
+                + (topoFile != null ? ", topoFile=" + topoFile : "") + (topoDumpFile != null ? ", topoDumpFile=" + topoDumpFile : "") + "]";
     }
 }
