@@ -80,4 +80,9 @@ final class Sysfs {
     boolean exists(String relative) {
         return Files.exists(path(relative));
     }
+
+    /** Whether the entry itself exists, a link counting even when what it leads to does not. */
+    boolean entryExists(String relative) {
+        return Files.exists(path(relative), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+    }
 }

@@ -165,9 +165,9 @@ public final class SysfsDetector {
         }
         for (String name : fs.list("sys/class/net")) {
             String base = "sys/class/net/" + name;
-            if (name.equals("lo") || !fs.exists(base + "/device")
+            if (name.equals("lo") || !fs.entryExists(base + "/device")
                     || fs.read(base + "/operstate").map(s -> s.equals("down")).orElse(false)) {
-                continue; // loopback, virtual (bridges, veth, ifb) or down
+                continue; // loopback, virtual (bridges, veth, ifb: no device link) or down
             }
             long speed = fs.read(base + "/speed").map(SysfsDetector::parseLongOrZero).orElse(0L);
             XmlElement net = new XmlElement("net").set("name", name).set("dev", dev)
