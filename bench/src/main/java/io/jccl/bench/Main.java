@@ -7,7 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The {@code jccl} command: {@code jccl help}, {@code jccl verify}, {@code jccl perf}. Exit status
+ * The {@code jccl} command: {@code jccl help}, {@code jccl verify}, {@code jccl perf}, {@code jccl topo}. Exit status
  * 0 on success, 1 when a check failed or the library reported an error, 2 for a command line it
  * cannot run (one line on stderr names the subcommand or option at fault).
  */
@@ -17,6 +17,7 @@ public final class Main {
             commands:
               perf COLLECTIVE   nccl-tests-style bandwidth sweep on the host engine (jccl perf --help)
               verify            symbolic proof of every algorithm's schedules (jccl verify --help)
+              topo              the system graph, its paths and channels; --svg draws them (jccl topo --help)
               help              this text""";
 
     private Main() {
@@ -54,6 +55,13 @@ public final class Main {
                         yield 0;
                     }
                     yield VerifyCommand.run(VerifyOptions.parse(rest), out);
+                }
+                case "topo" -> {
+                    if (wantsHelp(rest)) {
+                        out.println(TopoOptions.USAGE);
+                        yield 0;
+                    }
+                    yield TopoCommand.run(TopoOptions.parse(rest), out);
                 }
                 default -> throw new UsageException("jccl: unknown command '" + args[0] + "' (try: jccl help)");
             };
