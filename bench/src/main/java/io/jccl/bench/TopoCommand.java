@@ -123,8 +123,9 @@ public final class TopoCommand {
         }
         int k = l.nChannels();
         Channels ch = l.channels();
-        out.println(String.format(Locale.ROOT, "# channels: %d node%s x %d ranks, %d channels and their %d duplicates; tree depth estimate %d",
-                l.nNodes(), l.nNodes() == 1 ? "" : "s", l.localRanks(0), k, k, l.treeDepthEstimate()));
+        out.println(String.format(Locale.ROOT, "# channels: %d node%s x %d ranks, %d channel%s and %s duplicate%s; tree depth estimate %d",
+                l.nNodes(), l.nNodes() == 1 ? "" : "s", l.localRanks(0), k, k == 1 ? "" : "s", k == 1 ? "its" : "their " + k,
+                k == 1 ? "" : "s", l.treeDepthEstimate()));
         for (int n = 0; n < l.nNodes(); n++) {
             TopoRanks r = l.ranks(n);
             out.println(String.format(Locale.ROOT, "node %d: ringRecv %s ringSend %s treeToParent %s treeToChild0 %s treeToChild1 %s",

@@ -61,6 +61,10 @@ public final class TopoSearch {
     private final int[] netChannels;
     private final java.util.Map<Integer, int[]> preferences = new java.util.HashMap<>();
     private int steps;
+    /** The port the last channel laid leaves by (set by {@link #place}). */
+    private int exitDev = -1;
+    /** For the channel being laid: which GPUs could leave for the network within the allowed type. */
+    private boolean[] canExit;
 
     // One attempt's parameters.
     private double speedIntra;
@@ -297,24 +301,17 @@ public final class TopoSearch {
         return new TopoGraph(pattern, found, bwIntra, inter ? bwInter : bwIntra, ti, inter ? te : ti, cross, same);
     }
 
+    /** The next channel inside the node: the GPUs in index order (then the first channel's order), then any. */
     private TopoGraph.Channel nextIntraChannel(List<TopoGraph.Channel> found) {
-        List<int[]> forced = new ArrayList<>();
-        if (found.isEmpty()) {
-            forced.add(identity());
-        } else {
-            forced.add(found.get(0).gpus());
-        }
-        for (int[] order : forced) {
-            int[] r = dfs(-1, order, false);
-            if (r != null) {
-                return new TopoGraph.Channel(-1, r, -1);
-            }
+        int[] r = dfs(-1, found.isEmpty() ? identity() : found.get(0).gpus(), false);
+        if (r != null) {
+            return new TopoGraph.Channel(-1, r, -1);
         }
         if (sameChannels && !found.isEmpty()) {
             return null;
         }
         for (int g = 0; g < gpus.size(); g++) {
-            int[] r = dfs(-1, new int[] {g}, true);
+            r = dfs(-1, new int[] {g}, true);
             if (r != null) {
                 return new TopoGraph.Channel(-1, r, -1);
             }
@@ -322,30 +319,31 @@ public final class TopoSearch {
         return null;
     }
 
+    /**
+     * The next channel through the network: from the first port with room, the first channel's
+     * order, or (first channel, or different channels allowed) the fabric's order when there is no
+     * NVSwitch, then from each GPU nearest the port.
+     */
     private TopoGraph.Channel nextInterChannel(List<TopoGraph.Channel> found) {
         for (int n = 0; n < nets.size(); n++) {
             TopoNode net = nets.get(n);
             if (netChannels[n] >= net.net().maxChannels()) {
                 continue;
             }
-            List<int[]> starts = new ArrayList<>();
-            List<Boolean> free = new ArrayList<>();
+            List<Start> starts = new ArrayList<>();
             if (!found.isEmpty()) {
-                starts.add(found.get(0).gpus());
-                free.add(false);
+                starts.add(new Start(found.get(0).gpus(), false));
             }
             if (found.isEmpty() || !sameChannels) {
                 if (found.isEmpty() && system.nodes(NodeType.NVS).isEmpty()) {
-                    starts.add(identity());
-                    free.add(false);
+                    starts.add(new Start(identity(), false));
                 }
                 for (TopoNode g : system.nearest(net, NodeType.GPU)) {
-                    starts.add(new int[] {gpus.indexOf(g)});
-                    free.add(true);
+                    starts.add(new Start(new int[] {gpus.indexOf(g)}, true));
                 }
             }
-            for (int s = 0; s < starts.size(); s++) {
-                int[] r = dfs(n, starts.get(s), free.get(s));
+            for (Start st : starts) {
+                int[] r = dfs(n, st.prefix(), st.free());
                 if (r != null) {
                     netChannels[n]++;
                     return new TopoGraph.Channel(net.net().dev(), r, exitDev);
@@ -361,10 +359,9 @@ public final class TopoSearch {
         return o;
     }
 
-    /** The port the last successful channel leaves by (set by {@link #dfs}). */
-    private int exitDev = -1;
-    /** For the channel being laid: which GPUs could leave for the network within the allowed type. */
-    private boolean[] canExit;
+    /** Where a channel's search starts: GPUs in a given order, then (when free) in any order. */
+    private record Start(int[] prefix, boolean free) {
+    }
 
     /**
      * Lays one channel: from port {@code net} (or none), the GPUs in the order {@code prefix}
