@@ -1,6 +1,9 @@
 package io.jccl.topo;
 
+import io.jccl.JcclException;
+
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 
 /**
@@ -30,7 +33,7 @@ public final class NumaPlacement {
     public static NumaPlacement of(TopoSystem system, int nranks) {
         List<TopoNode> domains = system.nodes(NodeType.CPU);
         if (domains.isEmpty()) {
-            throw io.jccl.JcclException.invalidArgument(io.jccl.JcclException.NO_RANK, "topology", "has no CPU (NUMA domain)");
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "topology", "has no CPU (NUMA domain)");
         }
         if (nranks < 1) {
             throw new IllegalArgumentException("nranks " + nranks);
@@ -42,9 +45,9 @@ public final class NumaPlacement {
             String aff = domains.get(d).cpu().affinity();
             CpuSet set;
             try {
-                set = aff.isBlank() ? new CpuSet(new java.util.BitSet()) : CpuSet.fromCpumap(aff);
+                set = aff.isBlank() ? new CpuSet(new BitSet()) : CpuSet.fromCpumap(aff);
             } catch (IllegalArgumentException e) {
-                set = new CpuSet(new java.util.BitSet());
+                set = new CpuSet(new BitSet());
             }
             sets.add(set);
             // A domain whose CPUs are unknown counts as one CPU, so that it still takes ranks.

@@ -1,6 +1,7 @@
 package io.jccl.topo;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -28,7 +29,7 @@ final class Paths {
         this.nets = system.nodes(NodeType.NET);
         this.paths = new TopoPath[all.size()][all.size()];
         for (TopoPath[] row : paths) {
-            java.util.Arrays.fill(row, TopoPath.DISCONNECTED);
+            Arrays.fill(row, TopoPath.DISCONNECTED);
         }
     }
 

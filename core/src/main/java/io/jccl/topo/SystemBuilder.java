@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * Builds the system graph from a topology document in NCCL's format, with NCCL's reading of it:
@@ -60,7 +61,7 @@ final class SystemBuilder {
         return b.nodes;
     }
 
-    private TopoNode make(NodeType type, java.util.function.IntFunction<TopoNode> maker) {
+    private TopoNode make(NodeType type, IntFunction<TopoNode> maker) {
         List<TopoNode> list = nodes.get(type);
         TopoNode n = maker.apply(list.size());
         list.add(n);

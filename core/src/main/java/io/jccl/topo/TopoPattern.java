@@ -1,5 +1,7 @@
 package io.jccl.topo;
 
+import java.util.Locale;
+
 /**
  * What a search lays inside a node (NCCL's patterns, with NCCL's numbers). Across nodes every
  * channel enters at its first GPU from a NIC; the patterns differ in where it leaves:
@@ -43,7 +45,7 @@ public enum TopoPattern {
 
     /** Parses {@code ring}, {@code tree}, {@code splittree}, {@code balancedtree} (any case, _ and - ignored). */
     public static TopoPattern parse(String s) {
-        String k = s.trim().toLowerCase(java.util.Locale.ROOT).replace("_", "").replace("-", "");
+        String k = s.trim().toLowerCase(Locale.ROOT).replace("_", "").replace("-", "");
         return switch (k) {
             case "ring" -> RING;
             case "tree" -> TREE;

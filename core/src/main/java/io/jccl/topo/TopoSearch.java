@@ -5,8 +5,10 @@ import io.jccl.JcclException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -27,7 +29,7 @@ import java.util.TreeSet;
  *
  * <pre>{@code
  * TopoGraph ring = TopoSearch.search(system, TopoPattern.RING, true);   // across nodes
- * ring.channel(0);                                                     // NET/0 GPU/0 ... GPU/7 NET/0
+ * ring.channel(0);                                                     // NET/0 GPU/0 ... GPU/7 NET/7
  * }</pre>
  */
 public final class TopoSearch {
@@ -59,7 +61,7 @@ public final class TopoSearch {
     private final List<TopoNode> nets;
     private final double[] left;
     private final int[] netChannels;
-    private final java.util.Map<Integer, int[]> preferences = new java.util.HashMap<>();
+    private final Map<Integer, int[]> preferences = new HashMap<>();
     private int steps;
     /** The port the last channel laid leaves by (set by {@link #place}). */
     private int exitDev = -1;

@@ -137,17 +137,24 @@ class LayoutTest {
 
     @Test
     void nvlinkNodesKeepTheirRingsOnNvlink() {
-        TopoSystem h = TopoSystemTest.load("dgx-h100");
+        for (String file : List.of("dgx-h100", "dgx-a100")) {
+            nvlinkRings(file);
+        }
+    }
+
+    private static void nvlinkRings(String file) {
+        TopoSystem h = TopoSystemTest.load(file);
         List<TopoNode> gpus = TopoSearch.gpusByRank(h);
         for (int nodes : NODES) {
-            Layout l = layout("dgx-h100", nodes, TopoPattern.BALANCED_TREE);
+            Layout l = layout(file, nodes, TopoPattern.BALANCED_TREE);
             for (int c = 0; c < l.nChannels(); c++) {
                 Ring ring = l.channels().ring(c);
                 for (int i = 0; i < ring.size(); i++) {
                     int a = ring.at(i);
                     int b = ring.at(i + 1);
                     if (a / 8 == b / 8 && nodes > 1 || nodes == 1) {
-                        assertThat(h.path(gpus.get(a % 8), gpus.get(b % 8)).type()).isEqualTo(PathType.NVL);
+                        assertThat(h.path(gpus.get(a % 8), gpus.get(b % 8)).type()).as("%s x%d", file, nodes)
+                                .isEqualTo(PathType.NVL);
                     }
                 }
             }
