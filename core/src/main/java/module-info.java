@@ -5,6 +5,7 @@
 module io.jccl.core {
     requires io.jccl.bindings;
     requires io.jccl.kernels;
+    requires java.xml;
     exports io.jccl;
     exports io.jccl.plan to io.jccl.bench;
     exports io.jccl.algo to io.jccl.bench;

@@ -41,6 +41,8 @@ import java.util.function.Function;
  * rank 0's table decides for every rank</td></tr>
  * <tr><td>JCCL_DEBUG</td><td>{@code WARN} (default), {@code INFO} (also logs each call shape's
  * algorithm, protocol and channels), {@code NONE}</td></tr>
+ * <tr><td>JCCL_TOPO_FILE</td><td>a topology file in NCCL's XML format, used instead of detecting the machine</td></tr>
+ * <tr><td>JCCL_TOPO_DUMP_FILE</td><td>where to write the topology used, in NCCL's XML format</td></tr>
  * <tr><td>JCCL_SOCKET_IFNAME</td><td>interfaces for sockets, NCCL's grammar: prefixes {@code eth,ib}, {@code ^}
  * to exclude, {@code =} for exact names (default: NCCL's order, see docs/bootstrap.md)</td></tr>
  * <tr><td>JCCL_SOCKET_FAMILY</td><td>{@code AF_INET} or {@code AF_INET6} (default: either, IPv4 first)</td></tr>
@@ -73,6 +75,9 @@ public final class Config {
     private StandardProtocolFamily socketFamily;
     private Duration bootstrapTimeout;
     private String hostId;
+    /** The topology file to read instead of detecting, and where to dump the one used; null: none. */
+    private String topoFile;
+    private String topoDumpFile;
 
     private Config() {
     }
@@ -93,6 +98,8 @@ public final class Config {
         c.socketFamily = socketFamily;
         c.bootstrapTimeout = bootstrapTimeout;
         c.hostId = hostId;
+        c.topoFile = topoFile;
+        c.topoDumpFile = topoDumpFile;
         return c;
     }
 
@@ -188,7 +195,7 @@ public final class Config {
         if ((v = env.get("JCCL_HOSTID")) != null) {
             c = c.withHostId(v);
         }
-        return c;
+        return c.withTopoFile(env.get("JCCL_TOPO_FILE")).withTopoDumpFile(env.get("JCCL_TOPO_DUMP_FILE"));
     }
 
     private static StandardProtocolFamily parseFamily(String v) {
@@ -387,6 +394,30 @@ public final class Config {
         return c;
     }
 
+    /** Reads the topology from this NCCL-format file instead of detecting it (JCCL_TOPO_FILE); null or blank: detect. */
+    public Config withTopoFile(String file) {
+        Config c = copy();
+        c.topoFile = file == null || file.isBlank() ? null : file.strip();
+        return c;
+    }
+
+    /** Writes the topology used to this file (JCCL_TOPO_DUMP_FILE); null or blank: do not. */
+    public Config withTopoDumpFile(String file) {
+        Config c = copy();
+        c.topoDumpFile = file == null || file.isBlank() ? null : file.strip();
+        return c;
+    }
+
+    /** The topology file to read (JCCL_TOPO_FILE), if any. */
+    public Optional<String> topoFile() {
+        return Optional.ofNullable(topoFile);
+    }
+
+    /** The file to write the topology to (JCCL_TOPO_DUMP_FILE), if any. */
+    public Optional<String> topoDumpFile() {
+        return Optional.ofNullable(topoDumpFile);
+    }
+
     /** JCCL_SOCKET_IFNAME, if set. */
     public Optional<String> socketIfname() {
         return Optional.ofNullable(socketIfname);
@@ -462,6 +493,7 @@ public final class Config {
                 + (socketIfname == null ? "" : ", socketIfname=" + socketIfname)
                 + (socketFamily == null ? "" : ", socketFamily=" + socketFamily)
                 + (bootstrapTimeout == null ? "" : ", bootstrapTimeout=" + bootstrapTimeout)
-                + (hostId == null ? "" : ", hostId=" + hostId) + "]";
+                + (hostId == null ? "" : ", hostId=" + hostId)
+                + (topoFile == null ? "" : ", topoFile=" + topoFile) + (topoDumpFile == null ? "" : ", topoDumpFile=" + topoDumpFile) + "]";
     }
 }

@@ -7,7 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The {@code jccl} command: {@code jccl help}, {@code jccl verify}, {@code jccl perf}. Exit status
+ * The {@code jccl} command: {@code jccl help}, {@code jccl verify}, {@code jccl perf}, {@code jccl topo}. Exit status
  * 0 on success, 1 when a check failed or the library reported an error, 2 for a command line it
  * cannot run (one line on stderr names the subcommand or option at fault).
  */
@@ -19,6 +19,7 @@ public final class Main {
               verify            symbolic proof of every algorithm's schedules (jccl verify --help)
               calibrate         measure every algorithm/protocol with JMH into a tuning table
                                 (jccl calibrate --help; needs JMH: run it through ./jccl)
+              topo              the system graph, its paths and channels; --svg draws them (jccl topo --help)
               help              this text""";
 
     private Main() {
@@ -68,6 +69,13 @@ public final class Main {
                                 + " leaves it out); run it as ./jccl calibrate, which starts it on the class path");
                     }
                     yield CalibrateCommand.run(o, out, err);
+                }
+                case "topo" -> {
+                    if (wantsHelp(rest)) {
+                        out.println(TopoOptions.USAGE);
+                        yield 0;
+                    }
+                    yield TopoCommand.run(TopoOptions.parse(rest), out);
                 }
                 default -> throw new UsageException("jccl: unknown command '" + args[0] + "' (try: jccl help)");
             };

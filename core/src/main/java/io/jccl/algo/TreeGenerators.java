@@ -27,7 +27,7 @@ final class TreeGenerators {
     }
 
     private static TreeNode node(Channels ch, int lane, int lanes, int rank) {
-        return ch.treeNode(lane < lanes / 2 ? 0 : 1, rank);
+        return ch.treeNode(lane, lanes, rank);
     }
 
     private static List<Link> links(List<Integer> ranks, int channel) {

@@ -77,6 +77,22 @@ public final class BinaryTrees {
         return t;
     }
 
+    /**
+     * Which of its parent's two child slots {@code rank} fills in tree {@code which} (0 first, 1
+     * second) of {@code n} ranks: 0 or 1, or -1 at the root. In the first tree a rank below its
+     * parent is child 0 and one above is child 1 (so the root's only child is child 1); the second
+     * tree keeps the slots of the first tree it is mirrored or shifted from. NCCL's connectTrees
+     * uses the slot to pick which GPU of the parent node the child node talks to.
+     */
+    public static int parentSlot(int n, int which, int rank) {
+        if (which != 0 && which != 1) {
+            throw new IllegalArgumentException("tree " + which + " (0 or 1)");
+        }
+        int base = which == 0 ? rank : n % 2 == 0 ? n - 1 - rank : Math.floorMod(rank - 1, n);
+        TreeNode b = node(n, base);
+        return b.isRoot() ? -1 : base < b.parent() ? 0 : 1;
+    }
+
     /** Depth of a tree (edges from the root to the deepest leaf). */
     public static int depth(TreeNode[] tree) {
         int max = 0;

@@ -3,16 +3,33 @@ package io.jccl.topo;
 import java.util.Arrays;
 
 /**
- * The channel structure algorithms lay their schedules on: a ring per channel and the two trees of
- * the double binary tree. Tree algorithms give the first half of their lanes the first tree and
- * the duplicates (lane c + half) the second, as NCCL does with channel c and c + nChannels.
+ * The channel structure algorithms lay their schedules on: a ring per channel and, per channel
+ * pair, the two trees of the double binary tree. Tree algorithms give the first half of their
+ * lanes the first trees and the duplicates (lane c + half) the second, as NCCL gives channel c
+ * the first tree and its duplicate c + nChannels the second; with several pairs (a searched
+ * topology, where each channel has its own intra-node chain) lane c of a half takes pair c.
+ *
+ * <pre>{@code
+ * Channels ch = Channels.flat(8, 2);            // one host: rings 0..7, NCCL's double binary tree
+ * TreeNode t = ch.treeNode(3, 4, 5);            // lane 3 of 4 runs the second tree: rank 5's place in it
+ * }</pre>
  */
 public final class Channels {
     private final int nranks;
     private final Ring[] rings;
-    private final TreeNode[][] trees;
+    /** {@code trees[0][p]} and {@code trees[1][p]}: the first and second tree of pair p, by rank. */
+    private final TreeNode[][][] trees;
 
+    /** Rings per channel and one pair of trees that every channel shares. */
     public Channels(int nranks, Ring[] rings, TreeNode[] first, TreeNode[] second) {
+        this(nranks, rings, new TreeNode[][] {first}, new TreeNode[][] {second});
+    }
+
+    /**
+     * Rings per channel and a pair of trees per channel pair: {@code first[p]} and
+     * {@code second[p]} are the trees of channel p and of its duplicate.
+     */
+    public Channels(int nranks, Ring[] rings, TreeNode[][] first, TreeNode[][] second) {
         if (nranks < 1 || rings.length < 1) {
             throw new IllegalArgumentException(nranks + " ranks, " + rings.length + " rings");
         }
@@ -21,12 +38,45 @@ public final class Channels {
                 throw new IllegalArgumentException("ring " + r + " is not over " + nranks + " ranks");
             }
         }
-        if (first.length != nranks || second.length != nranks) {
-            throw new IllegalArgumentException("trees are not over " + nranks + " ranks");
+        if (first.length < 1 || first.length != second.length) {
+            throw new IllegalArgumentException(first.length + " first trees and " + second.length + " second trees");
+        }
+        TreeNode[][][] t = new TreeNode[2][first.length][];
+        for (int p = 0; p < first.length; p++) {
+            t[0][p] = checked(nranks, first[p], "first tree of pair " + p);
+            t[1][p] = checked(nranks, second[p], "second tree of pair " + p);
         }
         this.nranks = nranks;
         this.rings = rings.clone();
-        this.trees = new TreeNode[][] {first.clone(), second.clone()};
+        this.trees = t;
+    }
+
+    /** A copy of {@code tree} after checking it spans the ranks once, with one root and matching links. */
+    private static TreeNode[] checked(int nranks, TreeNode[] tree, String what) {
+        if (tree.length != nranks) {
+            throw new IllegalArgumentException(what + " is not over " + nranks + " ranks");
+        }
+        int roots = 0;
+        for (int r = 0; r < nranks; r++) {
+            TreeNode node = tree[r];
+            if (node.rank() != r) {
+                throw new IllegalArgumentException(what + ": entry " + r + " is rank " + node.rank());
+            }
+            if (node.isRoot()) {
+                roots++;
+            } else if (node.parent() >= nranks || !tree[node.parent()].children().contains(r)) {
+                throw new IllegalArgumentException(what + ": " + node + " is not a child of its parent");
+            }
+            for (int c : node.children()) {
+                if (c < 0 || c >= nranks || tree[c].parent() != r) {
+                    throw new IllegalArgumentException(what + ": child " + c + " of " + node + " has another parent");
+                }
+            }
+        }
+        if (roots != 1) {
+            throw new IllegalArgumentException(what + " has " + roots + " roots");
+        }
+        return tree.clone();
     }
 
     /**
@@ -55,12 +105,35 @@ public final class Channels {
         return rings[channel];
     }
 
-    /** Tree 0 (the first) or 1 (the second of the double binary tree), indexed by rank. */
-    public TreeNode[] tree(int which) {
-        return trees[which].clone();
+    /** Number of tree pairs: 1 when all channels share the double binary tree. */
+    public int treePairs() {
+        return trees[0].length;
     }
 
-    public TreeNode treeNode(int which, int rank) {
-        return trees[which][rank];
+    /**
+     * Which tree tree-lane {@code lane} of {@code lanes} runs: 0 (first) for the first half of the
+     * lanes, 1 (second) for the other.
+     */
+    public static int whichTree(int lane, int lanes) {
+        if (lanes < 2 || lanes % 2 != 0 || lane < 0 || lane >= lanes) {
+            throw new IllegalArgumentException("lane " + lane + " of " + lanes + " (lanes must be even, at least 2)");
+        }
+        return lane < lanes / 2 ? 0 : 1;
+    }
+
+    /** The tree, by rank, that tree-lane {@code lane} of {@code lanes} runs. */
+    public TreeNode[] tree(int lane, int lanes) {
+        return pairTree(lane, lanes).clone();
+    }
+
+    /** Rank {@code rank}'s place in the tree that tree-lane {@code lane} of {@code lanes} runs. */
+    public TreeNode treeNode(int lane, int lanes, int rank) {
+        return pairTree(lane, lanes)[rank];
+    }
+
+    private TreeNode[] pairTree(int lane, int lanes) {
+        int which = whichTree(lane, lanes);
+        int half = lanes / 2;
+        return trees[which][(lane % half) % trees[which].length];
     }
 }

@@ -79,4 +79,37 @@ class BinaryTreesTest {
         assertThat(Ring.identity(4).at(-1)).isEqualTo(3);
         assertThat(Ring.identity(4).at(4)).isEqualTo(0);
     }
+
+    @Test
+    void parentSlotsFollowNcclsChildTypes() {
+        // First tree of 14: 8 is the root's only child, in slot 1; 4 < 8 is slot 0, 12 > 8 slot 1.
+        assertThat(BinaryTrees.parentSlot(14, 0, 0)).isEqualTo(-1);
+        assertThat(BinaryTrees.parentSlot(14, 0, 8)).isEqualTo(1);
+        assertThat(BinaryTrees.parentSlot(14, 0, 4)).isEqualTo(0);
+        assertThat(BinaryTrees.parentSlot(14, 0, 12)).isEqualTo(1);
+        assertThat(BinaryTrees.parentSlot(14, 0, 13)).isEqualTo(1);
+        // Mirrored second tree: the slots of the ranks mirrored from (5 is 8's mirror, 9 is 4's).
+        assertThat(BinaryTrees.parentSlot(14, 1, 13)).isEqualTo(-1);
+        assertThat(BinaryTrees.parentSlot(14, 1, 5)).isEqualTo(1);
+        assertThat(BinaryTrees.parentSlot(14, 1, 9)).isEqualTo(0);
+        assertThat(BinaryTrees.parentSlot(14, 1, 1)).isEqualTo(1);
+        // Shifted second tree of 13: 9 is 8 shifted (slot 1), 0 is 12 shifted (slot 1), 5 is 4 shifted (slot 0).
+        assertThat(BinaryTrees.parentSlot(13, 1, 1)).isEqualTo(-1);
+        assertThat(BinaryTrees.parentSlot(13, 1, 9)).isEqualTo(1);
+        assertThat(BinaryTrees.parentSlot(13, 1, 0)).isEqualTo(1);
+        assertThat(BinaryTrees.parentSlot(13, 1, 5)).isEqualTo(0);
+        // Every child of a node has a distinct slot.
+        for (int n = 2; n <= 70; n++) {
+            for (int which = 0; which < 2; which++) {
+                TreeNode[] t = which == 0 ? BinaryTrees.first(n) : BinaryTrees.second(n);
+                for (TreeNode node : t) {
+                    if (node.children().size() == 2) {
+                        assertThat(BinaryTrees.parentSlot(n, which, node.children().get(0)))
+                                .as("n=%d tree %d %s", n, which, node)
+                                .isNotEqualTo(BinaryTrees.parentSlot(n, which, node.children().get(1)));
+                    }
+                }
+            }
+        }
+    }
 }
