@@ -57,6 +57,11 @@ final class Ll128Fifo extends LineFifo {
             }
             MemorySegment.copy(mem, base + Protocol.HEADER_BYTES, recvStage, 0, Math.min(FIRST, size));
         }
+        // The last line first: until it has arrived, reading the lines the sender is still writing
+        // would only pull their cache lines back and forth between the two cores.
+        if (cursor < lines && (long) LONG.getAcquire(mem, base + LINE * lines - LINE + DATA) != flag) {
+            return false;
+        }
         while (cursor < lines) {
             long line = base + LINE * cursor;
             if ((long) LONG.getAcquire(mem, line + DATA) != flag) {

@@ -74,6 +74,11 @@ final class LlFifo extends LineFifo {
             }
             announce((v1 & 0xFFFF_FFFFL) | (v2 << 32));
         }
+        // The last pair first: until it has arrived, reading the lines the sender is still writing
+        // would only pull their cache lines back and forth between the two cores.
+        if (cursor < lines && (int) ((long) LONG.getOpaque(mem, base + 16 * lines - 8) >>> 32) != flag) {
+            return false;
+        }
         while (cursor < lines) {
             long line = base + 16 * cursor;
             long v1 = (long) LONG.getOpaque(mem, line);
