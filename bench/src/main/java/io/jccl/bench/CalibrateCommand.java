@@ -39,6 +39,9 @@ final class CalibrateCommand {
     /** Sizes up to this are timed in batches of {@link CollectiveBench#BATCH} calls, larger ones one by one. */
     static final long BATCHED_MAX_BYTES = 256 << 10;
 
+    /** Smallest size at which a slow combination counts towards being dropped. */
+    static final long DROP_MIN_BYTES = 64 << 10;
+
     private final CalibrateOptions o;
     private final PrintStream out;
     private final PrintStream progress;
@@ -66,13 +69,14 @@ final class CalibrateCommand {
         for (Collective c : o.collectives()) {
             total += o.ranks().size() * o.sizes().size() * Algorithms.supported(c).size() * Protocol.values().length;
         }
+        warmUp();
         List<TuningTable.Entry> entries = new ArrayList<>();
         Map<Cell, Map<String, Double>> measured = new LinkedHashMap<>();
         int done = 0;
         long started = System.nanoTime();
         for (Collective c : o.collectives()) {
             for (int n : o.ranks()) {
-                Map<String, Boolean> dropped = new HashMap<>();
+                Map<String, Integer> slowStreak = new HashMap<>();
                 for (long bytes : o.sizes()) {
                     PerfSizes size = PerfSizes.of(c, o.type(), n, bytes);
                     if (size.count() == 0) {
@@ -88,7 +92,7 @@ final class CalibrateCommand {
                         for (Protocol p : Protocol.values()) {
                             done++;
                             String k = a.id() + "/" + p.id();
-                            if (dropped.getOrDefault(k, false) && !mustMeasure.contains(k)) {
+                            if (slowStreak.getOrDefault(k, 0) >= 2 && !mustMeasure.contains(k)) {
                                 progress.printf(Locale.ROOT, "calibrate [%d/%d] %s %d ranks %d B %s: dropped%n", done, total,
                                         c.cliName(), n, size.bytes(), k);
                                 continue;
@@ -103,12 +107,10 @@ final class CalibrateCommand {
                         }
                     }
                     double best = times.values().stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
-                    if (o.dropFactor() > 0) {
-                        times.forEach((k, t) -> {
-                            if (t > o.dropFactor() * best) {
-                                dropped.put(k, true);
-                            }
-                        });
+                    // Small calls are all latency and their times scatter; only calls large enough to
+                    // be bandwidth-bound count towards dropping a combination, twice in a row.
+                    if (o.dropFactor() > 0 && size.bytes() >= DROP_MIN_BYTES) {
+                        times.forEach((k, t) -> slowStreak.put(k, t > o.dropFactor() * best ? slowStreak.getOrDefault(k, 0) + 1 : 0));
                     }
                     entries.add(new TuningTable.Entry(c, n, size.bytes(), results));
                     measured.put(cell, times);
@@ -135,6 +137,29 @@ final class CalibrateCommand {
             judge(base, measured);
         }
         return 0;
+    }
+
+    /**
+     * In one JVM (no forks) the first cells would otherwise time the interpreter and the JIT at
+     * work: every combination of the grid runs briefly at a few small sizes first, results unused.
+     */
+    private void warmUp() {
+        if (o.jitWarmupMillis() == 0 || o.forks() > 0) {
+            return;
+        }
+        long started = System.nanoTime();
+        for (Collective c : o.collectives()) {
+            for (int n : o.ranks()) {
+                for (Algorithm a : Algorithms.supported(c)) {
+                    for (Protocol p : Protocol.values()) {
+                        for (long bytes : new long[] {64L * n, 4096L * n, 65536L * n}) {
+                            measure(c, a, p, n, PerfSizes.of(c, o.type(), n, bytes).bytes(), 0, 1, o.jitWarmupMillis());
+                        }
+                    }
+                }
+            }
+        }
+        progress.printf(Locale.ROOT, "calibrate: JIT warm-up over every combination took %s%n", elapsed(started));
     }
 
     private String describe() {
@@ -199,14 +224,18 @@ final class CalibrateCommand {
     }
 
     private double measure(Collective c, Algorithm a, Protocol p, int n, long bytes) {
+        return measure(c, a, p, n, bytes, o.warmups(), o.iterations(), o.millis());
+    }
+
+    private double measure(Collective c, Algorithm a, Protocol p, int n, long bytes, int warmups, int iterations, int millis) {
         String method = bytes <= BATCHED_MAX_BYTES ? "batched" : "single";
         Options opt = new OptionsBuilder()
                 .include(java.util.regex.Pattern.quote(CollectiveBench.class.getName() + "." + method) + "$")
                 .param("collective", c.cliName()).param("algorithm", a.id()).param("protocol", p.id())
                 .param("ranks", Integer.toString(n)).param("bytes", Long.toString(bytes))
                 .param("type", PerfTable.typeName(o.type()))
-                .forks(o.forks()).warmupIterations(o.warmups()).warmupTime(TimeValue.milliseconds(o.millis()))
-                .measurementIterations(o.iterations()).measurementTime(TimeValue.milliseconds(o.millis()))
+                .forks(o.forks()).warmupIterations(warmups).warmupTime(TimeValue.milliseconds(millis))
+                .measurementIterations(iterations).measurementTime(TimeValue.milliseconds(millis))
                 .shouldFailOnError(true).verbosity(VerboseMode.SILENT).build();
         try {
             RunResult r = new Runner(opt).runSingle();

@@ -20,12 +20,14 @@ import java.util.List;
  * @param warmups     JMH warm-up iterations per cell
  * @param iterations  JMH measured iterations per cell
  * @param millis      length of one JMH iteration
- * @param dropFactor  a combination slower than the best by this factor at one size is not measured
- *                    at larger sizes (0: measure everything)
+ * @param dropFactor  a combination slower than the best by this factor at two sizes in a row (of
+ *                    64 KiB or more) is not measured at larger sizes (0: measure everything)
+ * @param jitWarmupMillis how long each combination runs at a few small sizes before the grid, when
+ *                    JMH does not fork (0: no warm-up)
  */
 public record CalibrateOptions(List<Collective> collectives, List<Integer> ranks, List<Long> sizes, DataType type,
                                Path output, Path against, int forks, int warmups, int iterations, int millis,
-                               double dropFactor) {
+                               double dropFactor, int jitWarmupMillis) {
     static final String USAGE = """
             usage: jccl calibrate [options]
             Measures every collective x algorithm x protocol (JMH's CollectiveBench, each cell forced) over
@@ -44,7 +46,9 @@ public record CalibrateOptions(List<Collective> collectives, List<Integer> ranks
                   --time MS           length of one JMH iteration (default 200)
                   --forks N           JMH forks per cell; 0 runs in this JVM (default 0)
                   --drop F            stop measuring a combination at larger sizes once it is F times slower
-                                      than the best at a size (default 8; 0 measures every cell)""";
+                                      than the best at two sizes in a row of 64K or more (default 8; 0: never)
+                  --jit_warmup MS     before the grid, run every combination MS ms at 3 small sizes so that
+                                      timing starts on compiled code (default 50; 0: none; skipped with forks)""";
 
     static CalibrateOptions parse(List<String> args) {
         ArgReader r = new ArgReader("calibrate", args);
@@ -62,6 +66,7 @@ public record CalibrateOptions(List<Collective> collectives, List<Integer> ranks
         int iterations = 3;
         int millis = 200;
         double drop = 8;
+        int jitWarmup = 50;
         while (r.hasNext()) {
             String o = r.option("ctbefdownw");
             switch (o) {
@@ -97,6 +102,7 @@ public record CalibrateOptions(List<Collective> collectives, List<Integer> ranks
                 case "-n", "--iterations" -> iterations = r.intValue(o, 1, 1000);
                 case "--time" -> millis = r.intValue(o, 1, 600_000);
                 case "--forks" -> forks = r.intValue(o, 0, 100);
+                case "--jit_warmup" -> jitWarmup = r.intValue(o, 0, 60_000);
                 case "--drop" -> {
                     String v = r.value(o);
                     try {
@@ -118,6 +124,6 @@ public record CalibrateOptions(List<Collective> collectives, List<Integer> ranks
         for (long s = min; s <= max; s = s > max / factor ? max + 1 : s * factor) {
             sizes.add(s);
         }
-        return new CalibrateOptions(collectives, ranks, sizes, type, output, against, forks, warmups, iterations, millis, drop);
+        return new CalibrateOptions(collectives, ranks, sizes, type, output, against, forks, warmups, iterations, millis, drop, jitWarmup);
     }
 }

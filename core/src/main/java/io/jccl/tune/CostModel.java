@@ -12,25 +12,30 @@ import io.jccl.proto.Protocol;
  * collective's ratio (ring all-reduce n/(2(n-1)), all-gather and reduce-scatter n/(n-1), tree 1/2,
  * direct n/(n-1), broadcast and reduce 1). All times in µs, bandwidths in GB/s (bytes per ns).
  *
- * <p>The constants are the engine's: {@link #HOST} for the host engine on shared memory.
+ * <p>The constants are the engine's: {@link #HOST} for the host engine on shared memory. The host
+ * has a regime a GPU does not: when a process runs more busy threads than it has cores, a hop
+ * costs a thread wake-up ({@code parkedHopLatency}) rather than a cache-line transfer.
  *
  * @param baseLatency  per algorithm (by ordinal) and protocol (by ordinal), µs
  * @param hopLatency   per algorithm and protocol, µs per hop inside a node
  * @param interHopLatency per algorithm and protocol, µs per hop between nodes
+ * @param parkedHopLatency per protocol, µs per hop when the threads outnumber the cores
  * @param channelBw    per protocol, GB/s one channel moves
  * @param maxBusBw     per protocol, GB/s the fabric carries whatever the channels
  */
-public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][] interHopLatency, double[] channelBw,
-                        double[] maxBusBw) {
+public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][] interHopLatency,
+                        double[] parkedHopLatency, double[] channelBw, double[] maxBusBw) {
 
     private static final int LL = Protocol.LL.ordinal();
     private static final int LL128 = Protocol.LL128.ordinal();
     private static final int SIMPLE = Protocol.SIMPLE.ordinal();
 
     /**
-     * The host engine: ranks are threads (or processes) exchanging through shared-memory FIFOs. Base
-     * latencies and hop latencies measured with {@code jccl perf} at 8 B on 2 and 4 ranks, bandwidths
-     * at 16-64 MiB; see docs/tuning.md for the commands and figures.
+     * The host engine: ranks are threads (or processes) exchanging through shared-memory FIFOs.
+     * Fitted to {@code jccl calibrate} on a 2-core machine (docs/tuning.md has the commands and
+     * figures): with 2 ranks, 8-byte all-reduce 1.65 µs in Simple, 1.8 µs in LL; busbw per channel
+     * 3.0 GB/s in Simple, 1.5 in LL128, 0.68 in LL (LL moves 8 data bytes per 16-byte line with two
+     * atomic stores and the receiver unpacks them). With 4 ranks on 2 cores a hop is a wake-up.
      */
     public static final CostModel HOST = host();
 
@@ -40,30 +45,33 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
         double[][] base = new double[na][np];
         double[][] hop = new double[na][np];
         for (int a = 0; a < na; a++) {
-            base[a][LL] = 1.6;
-            base[a][LL128] = 1.7;
-            base[a][SIMPLE] = 1.8;
-            hop[a][LL] = 0.25;
-            hop[a][LL128] = 0.35;
-            hop[a][SIMPLE] = 0.45;
+            base[a][LL] = 1.35;
+            base[a][LL128] = 1.4;
+            base[a][SIMPLE] = 1.25;
+            hop[a][LL] = 0.2;
+            hop[a][LL128] = 0.22;
+            hop[a][SIMPLE] = 0.2;
         }
+        double[] parked = new double[np];
+        java.util.Arrays.fill(parked, 20.0);
         double[] bw = new double[np];
-        bw[LL] = 0.8;
-        bw[LL128] = 2.5;
-        bw[SIMPLE] = 4.0;
+        bw[LL] = 0.68;
+        bw[LL128] = 1.5;
+        bw[SIMPLE] = 3.0;
         double[] max = new double[np];
-        max[LL] = 1.6;
-        max[LL128] = 5.0;
-        max[SIMPLE] = 8.0;
-        return new CostModel(base, hop, hop, bw, max);
+        max[LL] = 0.68;
+        max[LL128] = 1.5;
+        max[SIMPLE] = 3.0;
+        return new CostModel(base, hop, hop, parked, bw, max);
     }
 
     /**
      * Predicted µs for a call of {@code bytes} (as {@link CallSize} counts) on {@code nranks} ranks
-     * over {@code nNodes} nodes, {@code channels} channels, a tree of depth {@code treeDepth}.
+     * over {@code nNodes} nodes, {@code channels} channels, a tree of depth {@code treeDepth};
+     * {@code oversubscribed} when the process runs more busy threads than it has cores.
      */
     public double time(Collective c, Algorithm a, Protocol p, long bytes, int nranks, int nNodes, int channels,
-                       int treeDepth) {
+                       int treeDepth, boolean oversubscribed) {
         if (nranks == 1) {
             return baseLatency[a.ordinal()][p.ordinal()];
         }
@@ -98,7 +106,8 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
             }
             default -> throw new IllegalArgumentException(a.toString());
         }
-        double latency = baseLatency[ai][pi] + (hops - interHops) * hopLatency[ai][pi] + interHops * interHopLatency[ai][pi];
+        double intra = oversubscribed ? parkedHopLatency[pi] : hopLatency[ai][pi];
+        double latency = baseLatency[ai][pi] + (hops - interHops) * intra + interHops * interHopLatency[ai][pi];
         return latency + bytes / (busBw * ratio);
     }
 }

@@ -162,7 +162,9 @@ public final class Tuner {
         for (Algorithm a : algos) {
             for (Protocol p : protos) {
                 int ch = channels(bytes, p);
-                double t = model.time(c, a, p, bytes, nranks, nNodes, ch, treeDepth);
+                // Each rank's lanes are threads of this process (the host engine's ranks share it).
+                int lanes = a == Algorithm.SPLIT_TREE ? 2 * Math.max(1, ch) : ch;
+                double t = model.time(c, a, p, bytes, nranks, nNodes, ch, treeDepth, (long) nranks * lanes > cores);
                 if (best == null || t < best.predictedMicros()) {
                     best = new Choice(a, p, ch, Choice.Source.MODEL, t);
                 }

@@ -24,12 +24,29 @@ class TunerTest {
     }
 
     @Test
-    void theModelTakesLlForSmallCallsAndSimpleForLargeOnes() {
+    void theModelFollowsTheHostsMeasurements() {
+        // On the host, Simple's latency is as low as LL's (both a cache-line transfer or two per
+        // hop) and its bandwidth far higher, so Simple wins at 2 ranks; with 8 ranks on 2 cores
+        // every hop is a wake-up and the tree's 2 log n hops beat the ring's 2(n-1) for small calls.
         Tuner t = tuner(Config.defaults(), 2, null);
         Choice small = t.choose(Collective.ALL_REDUCE, 2, 4, 0);
         Choice large = t.choose(Collective.ALL_REDUCE, 16 << 20, 4, 0);
-        assertThat(small.protocol()).isEqualTo(Protocol.LL);
+        assertThat(small.protocol()).isEqualTo(Protocol.SIMPLE);
         assertThat(large.protocol()).isEqualTo(Protocol.SIMPLE);
+        Tuner eight = tuner(Config.defaults(), 8, null);
+        assertThat(eight.choose(Collective.ALL_REDUCE, 2, 4, 0).algorithm()).isEqualTo(Algorithm.TREE);
+        assertThat(eight.choose(Collective.ALL_REDUCE, 64 << 20, 4, 0).algorithm()).isEqualTo(Algorithm.RING);
+        // Where LL's latency is lower (a GPU-like model), it wins the small calls.
+        double[][] base = new double[4][3];
+        double[][] hop = new double[4][3];
+        for (int a = 0; a < 4; a++) {
+            base[a] = new double[] {4, 6, 8};
+            hop[a] = new double[] {0.6, 1.2, 2.0};
+        }
+        CostModel gpuLike = new CostModel(base, hop, hop, new double[] {5, 5, 5}, new double[] {10, 20, 24}, new double[] {100, 200, 240});
+        Tuner g = Tuner.of(Config.defaults(), 8, 1, 64, gpuLike, null);
+        assertThat(g.choose(Collective.ALL_REDUCE, 2, 4, 0).protocol()).isEqualTo(Protocol.LL);
+        assertThat(g.choose(Collective.ALL_REDUCE, 16 << 20, 4, 0).protocol()).isEqualTo(Protocol.SIMPLE);
         assertThat(small.source()).isEqualTo(Choice.Source.MODEL);
         assertThat(small.predictedMicros()).isLessThan(large.predictedMicros());
         // Predictions grow with size for every (algorithm, protocol).
@@ -37,7 +54,7 @@ class TunerTest {
             for (Protocol p : Protocol.values()) {
                 double prev = 0;
                 for (long b = 8; b <= 1 << 26; b *= 4) {
-                    double time = CostModel.HOST.time(Collective.ALL_REDUCE, a, p, b, 4, 1, 1, 2);
+                    double time = CostModel.HOST.time(Collective.ALL_REDUCE, a, p, b, 4, 1, 1, 2, false);
                     assertThat(time).isGreaterThan(prev);
                     prev = time;
                 }
@@ -53,12 +70,16 @@ class TunerTest {
         double busBw = Math.min(m.maxBusBw()[s], m.channelBw()[s]) * 1000;
         // Ring all-reduce on 4 ranks: base + 2(n-1) hops, algbw = busbw * n / (2(n-1)).
         double ring = m.baseLatency()[r][s] + 6 * m.hopLatency()[r][s] + (1 << 20) / (busBw * 4 / 6.0);
-        assertThat(m.time(Collective.ALL_REDUCE, Algorithm.RING, Protocol.SIMPLE, 1 << 20, 4, 1, 1, 2)).isCloseTo(ring,
+        assertThat(m.time(Collective.ALL_REDUCE, Algorithm.RING, Protocol.SIMPLE, 1 << 20, 4, 1, 1, 2, false)).isCloseTo(ring,
                 org.assertj.core.data.Offset.offset(1e-9));
         // Tree: base + 2 * depth hops, algbw = busbw / 2.
         int tr = Algorithm.TREE.ordinal();
         double tree = m.baseLatency()[tr][s] + 2 * 3 * m.hopLatency()[tr][s] + (1 << 20) / (busBw * 0.5);
-        assertThat(m.time(Collective.ALL_REDUCE, Algorithm.TREE, Protocol.SIMPLE, 1 << 20, 8, 1, 1, 3)).isCloseTo(tree,
+        assertThat(m.time(Collective.ALL_REDUCE, Algorithm.TREE, Protocol.SIMPLE, 1 << 20, 8, 1, 1, 3, false)).isCloseTo(tree,
+                org.assertj.core.data.Offset.offset(1e-9));
+        // More threads than cores: every hop is a wake-up.
+        double parked = m.baseLatency()[tr][s] + 2 * 3 * m.parkedHopLatency()[s] + (1 << 20) / (busBw * 0.5);
+        assertThat(m.time(Collective.ALL_REDUCE, Algorithm.TREE, Protocol.SIMPLE, 1 << 20, 8, 1, 1, 3, true)).isCloseTo(parked,
                 org.assertj.core.data.Offset.offset(1e-9));
     }
 
