@@ -169,9 +169,11 @@ final class LaneExecutor {
         switch (step.kind()) {
             case SEND -> {
                 stable = !preSrc && (step.src().buf() == Buf.OUTPUT || w.inputStable());
-                if (stable && referable) {
+                // LL and LL128 copy the data into their lines as they send, from wherever it is.
+                if ((stable && referable) || (!preSrc && w.protocol() != Protocol.SIMPLE)) {
                     resSeg = segment(w, step.src());
                     resOff = offset(step.src(), shift, es);
+                    stable &= referable;
                 } else {
                     stable = false;
                     resSeg = out[0].sendSegment();
