@@ -56,9 +56,52 @@ public final class HostComm {
         int n = configs.size();
         HostDomain d = new HostDomain(n, configs.getFirst());
         for (int r = 0; r < n; r++) {
-            d.comms[r] = new HostComm(d, r, configs.get(r));
+            d.join(new HostComm(d, r, configs.get(r)));
         }
         return d.comms.clone();
+    }
+
+    /** Domains of this process whose local ranks are still joining, by communicator id. */
+    private static final java.util.concurrent.ConcurrentHashMap<Long, HostDomain> JOINING = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * This process's rank of a communicator whose ranks {@code bootstrap} found, perhaps in several
+     * processes: rank 0's plan-deciding settings and tuning file reach every rank (one all-gather),
+     * ranks that are threads of this process share a domain (each calls this from its own thread),
+     * and a barrier ends init once every rank has joined its domain. Collective over the bootstrap.
+     */
+    public static HostComm join(io.jccl.bootstrap.Bootstrap bootstrap, Config config) {
+        int rank = bootstrap.rank();
+        int n = bootstrap.size();
+        byte[][] all = bootstrap.allGather(rank == 0 ? SharedSettings.of(config).encode() : new byte[0]);
+        SharedSettings s = SharedSettings.decode(all[0], rank);
+        PeerProcesses peers = new PeerProcesses(s.commId(), bootstrap.peers(), bootstrap.peer(rank));
+        boolean others = false;
+        for (int r = 0; r < n; r++) {
+            others |= peers.shm(r);
+        }
+        HostDomain d = JOINING.computeIfAbsent(s.commId(), id -> {
+            Config shared = s.applyTo(config);
+            return new HostDomain(n, shared, io.jccl.tune.Tuner.create(shared, n, bootstrap.locality().hosts(), s.cores(),
+                    s.tuningText()), peers);
+        });
+        if (others && rank == peers.localRanks()[0]) {
+            ShmFiles.removeStale();
+        }
+        HostComm c = new HostComm(d, rank, config);
+        d.join(c);
+        synchronized (d) {
+            if (java.util.Arrays.stream(peers.localRanks()).allMatch(r -> d.comms[r] != null)) {
+                JOINING.remove(s.commId(), d);
+            }
+        }
+        try {
+            bootstrap.barrier();
+        } catch (RuntimeException e) {
+            c.close();
+            throw e;
+        }
+        return c;
     }
 
     public int rank() {
@@ -201,7 +244,7 @@ public final class HostComm {
         if (failure == null) {
             failure = e;
         }
-        domain.abort("rank " + rank + " failed: " + e.getMessage());
+        domain.abort("rank " + rank + " failed: " + e.getMessage(), rank, -1);
     }
 
     private void run(Work w) {
@@ -224,7 +267,7 @@ public final class HostComm {
             lane0.run(w);
         } catch (Throwable e) {
             mine = e;
-            domain.abort("rank " + rank + " failed: " + e.getMessage());
+            domain.abort("rank " + rank + " failed: " + e.getMessage(), rank, -1);
         }
         // The lanes' own waits have deadlines, so this one needs none; it sleeps (at most 100 µs at
         // a time) rather than spin, so as not to take a core from the lanes it waits for.
@@ -251,7 +294,7 @@ public final class HostComm {
 
     /** Makes this rank's and every peer's pending and future operations fail. */
     public void abort() {
-        domain.abort("rank " + rank + " called abort");
+        domain.abort("rank " + rank + " called abort", rank, -1);
     }
 
     /** Stops the lane workers and frees the FIFOs this rank receives on. Idempotent. */
@@ -266,5 +309,6 @@ public final class HostComm {
             }
         }
         arena.close();
+        domain.leave();
     }
 }

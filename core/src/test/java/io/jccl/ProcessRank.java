@@ -1,0 +1,132 @@
+package io.jccl;
+
+import io.jccl.bootstrap.CommId;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * One rank in a process of its own, started by {@link MultiProcessTest}; rank and size come from
+ * the jccl launcher's variables. Modes:
+ * <ul>
+ * <li>{@code check ID_LL ID_LL128 ID_SIMPLE}: one communicator per protocol (rank 0's config
+ * forces it), each running all-reduce (messages from one line to several slots), broadcast,
+ * all-gather, reduce-scatter and a send/recv ring, every result checked; prints {@code ok} per
+ * protocol and exits 0, or prints the failure and exits 2.</li>
+ * <li>{@code loop}: all-reduces until something fails; prints {@code looping} once the first
+ * succeeded, then on failure the exception and exits 3.</li>
+ * </ul>
+ */
+public final class ProcessRank {
+    private ProcessRank() {
+    }
+
+    public static void main(String[] args) {
+        try {
+            if (args[0].equals("check")) {
+                check(args);
+            } else {
+                loop();
+            }
+        } catch (Throwable e) {
+            System.out.println("failed: " + e);
+            System.out.flush();
+            System.exit(args[0].equals("check") ? 2 : 3);
+        }
+        System.exit(0);
+    }
+
+    private static void check(String[] args) {
+        String[] protocols = {"LL", "LL128", "Simple"};
+        int rank = Integer.parseInt(System.getenv("JCCL_RANK"));
+        int n = Integer.parseInt(System.getenv("JCCL_NRANKS"));
+        for (int p = 0; p < 3; p++) {
+            // Only rank 0's protocol setting counts: the others ask for another one, in vain.
+            Config c = Config.fromEnvironment().withProtocols(rank == 0 ? protocols[p] : protocols[(p + 1) % 3])
+                    .withBuffSize(io.jccl.proto.Protocol.LL, 32 << 10).withBuffSize(io.jccl.proto.Protocol.LL128, 64 << 10);
+            try (Communicator comm = Communicator.init(CommId.parse(args[1 + p]), n, rank, c);
+                 Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
+                String chosen = comm.choiceFor(io.jccl.plan.Collective.ALL_REDUCE, 1000, DataType.INT32).protocol();
+                if (!chosen.equals(protocols[p])) {
+                    throw new AssertionError("rank " + rank + " runs " + chosen + ", rank 0 asked for " + protocols[p]);
+                }
+                for (long count : new long[] {1, 7, 1000, 300_000}) {
+                    MemorySegment in = arena.allocate(count * 4 * n);
+                    MemorySegment out = arena.allocate(count * 4 * n);
+                    fill(in, count * n, rank);
+                    comm.allReduce(in, out, count, DataType.INT32, RedOp.SUM, s);
+                    s.synchronize();
+                    for (long i = 0; i < count; i++) {
+                        long want = 0;
+                        for (int r = 0; r < n; r++) {
+                            want += value(r, i);
+                        }
+                        expect(out, i, (int) want, "allreduce " + count);
+                    }
+                    comm.broadcast(in, out, count, DataType.INT32, n - 1, s);
+                    s.synchronize();
+                    for (long i = 0; i < count; i++) {
+                        expect(out, i, value(n - 1, i), "broadcast " + count);
+                    }
+                    comm.allGather(in, out, count, DataType.INT32, s);
+                    s.synchronize();
+                    for (int r = 0; r < n; r++) {
+                        for (long i = 0; i < count; i++) {
+                            expect(out, r * count + i, value(r, i), "allgather " + count);
+                        }
+                    }
+                    comm.reduceScatter(in, out, count, DataType.INT32, RedOp.SUM, s);
+                    s.synchronize();
+                    for (long i = 0; i < count; i++) {
+                        long want = 0;
+                        for (int r = 0; r < n; r++) {
+                            want += value(r, rank * count + i);
+                        }
+                        expect(out, i, (int) want, "reducescatter " + count);
+                    }
+                    Group.start();
+                    comm.send(in, count, DataType.INT32, (rank + 1) % n, s);
+                    comm.recv(out, count, DataType.INT32, (rank - 1 + n) % n, s);
+                    Group.end();
+                    s.synchronize();
+                    for (long i = 0; i < count; i++) {
+                        expect(out, i, value((rank - 1 + n) % n, i), "send/recv " + count);
+                    }
+                }
+            }
+            System.out.println("ok " + protocols[p]);
+        }
+    }
+
+    private static void loop() {
+        try (Communicator comm = Communicator.fromEnvironment(); Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
+            MemorySegment buf = arena.allocate(4096 * 4);
+            for (long i = 0; ; i++) {
+                comm.allReduce(buf, buf, i % 2 == 0 ? 4096 : 16, DataType.INT32, RedOp.SUM, s);
+                s.synchronize();
+                if (i == 0) {
+                    System.out.println("looping");
+                    System.out.flush();
+                }
+            }
+        }
+    }
+
+    static int value(int rank, long i) {
+        return (int) (rank * 1_000_003L + i * 7 + 1);
+    }
+
+    private static void fill(MemorySegment s, long count, int rank) {
+        for (long i = 0; i < count; i++) {
+            s.setAtIndex(ValueLayout.JAVA_INT, i, value(rank, i));
+        }
+    }
+
+    private static void expect(MemorySegment s, long i, int want, String what) {
+        int got = s.getAtIndex(ValueLayout.JAVA_INT, i);
+        if (got != want) {
+            throw new AssertionError(what + ": element " + i + " is " + got + ", expected " + want);
+        }
+    }
+}
