@@ -100,6 +100,29 @@ class MultiProcessTest {
         }
     }
 
+    @Test
+    void anAbortInOneProcessFailsTheOthersNamingTheRankThatAborted() throws Exception {
+        try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
+            List<Process> procs = new ArrayList<>();
+            try {
+                for (int r = 0; r < 2; r++) {
+                    procs.add(child(r, 2, root, "abort").start());
+                }
+                long t0 = System.nanoTime();
+                Process waiter = procs.getFirst();
+                assertThat(waiter.waitFor(60, TimeUnit.SECONDS)).as("rank 0 gave up").isTrue();
+                String out = new String(waiter.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(waiter.exitValue()).as(out).isEqualTo(3);
+                assertThat(out).contains("rank 1 aborted the communicator");
+                // Rank 1 is still alive: the abort, not its death, ended rank 0's wait.
+                assertThat(procs.get(1).isAlive()).isTrue();
+                assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10 + 5));
+            } finally {
+                procs.forEach(Process::destroyForcibly);
+            }
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {0, 1})
     void aKilledRankIsNamedByTheOtherWithinSecondsAndNoFileIsLeft(int victim) throws Exception {

@@ -16,6 +16,9 @@ import java.lang.foreign.ValueLayout;
  * protocol and exits 0, or prints the failure and exits 2.</li>
  * <li>{@code loop}: all-reduces until something fails; prints {@code looping} once the first
  * succeeded, then on failure the exception and exits 3.</li>
+ * <li>{@code abort}: rank 1 makes one all-reduce, then calls {@link Communicator#abort()} and stays
+ * alive for 10 s (so that its peers learn of the abort, not of its death); the others
+ * {@code loop}.</li>
  * </ul>
  */
 public final class ProcessRank {
@@ -26,6 +29,8 @@ public final class ProcessRank {
         try {
             if (args[0].equals("check")) {
                 check(args);
+            } else if (args[0].equals("abort") && System.getenv("JCCL_RANK").equals("1")) {
+                abortAfterOne();
             } else {
                 loop();
             }
@@ -110,6 +115,22 @@ public final class ProcessRank {
                     System.out.flush();
                 }
             }
+        }
+    }
+
+    private static void abortAfterOne() throws InterruptedException {
+        Communicator comm = Communicator.fromEnvironment();
+        try (Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
+            MemorySegment buf = arena.allocate(4096 * 4);
+            comm.allReduce(buf, buf, 4096, DataType.INT32, RedOp.SUM, s);
+            s.synchronize();
+            System.out.println("looping");
+            System.out.flush();
+            Thread.sleep(300);
+            comm.abort();
+            System.out.println("aborted");
+            System.out.flush();
+            Thread.sleep(10_000);
         }
     }
 

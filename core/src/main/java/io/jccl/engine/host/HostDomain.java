@@ -108,6 +108,9 @@ final class HostDomain {
                 // its arena is closed: that rank is gone, and its peers were told when it went
             }
         }
+        if (peers != null) {
+            ShmFiles.abortAll(peers.commId, word);
+        }
     }
 
     /** The FIFO of a connection in one protocol, created on first use in the receiver's arena. */

@@ -17,6 +17,8 @@ final class PeerProcesses {
     final long commId;
     private final boolean[] inProcess;
     private final boolean[] shm;
+    /** Processes whose pid this one sees (not those of another pid namespace sharing /dev/shm): watched for death. */
+    private final boolean[] watched;
     private final long[] pid;
     private final String[] hostname;
     private volatile long lastCheck;
@@ -27,6 +29,7 @@ final class PeerProcesses {
         this.commId = commId;
         this.inProcess = new boolean[n];
         this.shm = new boolean[n];
+        this.watched = new boolean[n];
         this.pid = new long[n];
         this.hostname = new String[n];
         for (int r = 0; r < n; r++) {
@@ -34,6 +37,7 @@ final class PeerProcesses {
             inProcess[r] = p.sameProcess(me);
             shm[r] = !inProcess[r] && p.sameHost(me) && p.shmDevice() == me.shmDevice() && p.shmDevice() != -1;
             pid[r] = p.pid();
+            watched[r] = shm[r] && ShmFiles.alive(p.pid());
             hostname[r] = p.hostname();
         }
     }
@@ -87,7 +91,7 @@ final class PeerProcesses {
         }
         lastCheck = now;
         for (int r = 0; r < pid.length; r++) {
-            if (shm[r] && !ShmFiles.alive(pid[r])) {
+            if (watched[r] && !ShmFiles.alive(pid[r])) {
                 lost = r;
                 return r;
             }

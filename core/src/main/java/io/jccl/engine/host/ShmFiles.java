@@ -67,6 +67,30 @@ final class ShmFiles {
         return seg;
     }
 
+    /**
+     * Writes {@code word} into the abort word of every FIFO file of communicator {@code commId} that
+     * still has a name, i.e. whose second side has not mapped it yet: a rank of another process
+     * may be waiting on it for a peer that will never come. Counts as that second side, so the
+     * file is unlinked.
+     */
+    static void abortAll(long commId, long word) {
+        forEach(prefix(commId), p -> {
+            try (Arena arena = Arena.ofConfined();
+                 FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                if (ch.size() < Fifo.SLOTS) {
+                    return;
+                }
+                MemorySegment head = ch.map(FileChannel.MapMode.READ_WRITE, 0, Fifo.SLOTS, arena);
+                Fifo.LONG.compareAndSet(head, Fifo.ABORT, 0L, word);
+                if ((long) Fifo.LONG.getAndAdd(head, Fifo.ATTACHED, 1L) >= 1) {
+                    delete(p);
+                }
+            } catch (IOException e) {
+                // gone meanwhile: both sides mapped it, and they hear of the abort through their own
+            }
+        });
+    }
+
     /** Removes every file of communicator {@code commId} (those whose peer never mapped them). */
     static void removeAll(long commId) {
         String prefix = prefix(commId);
