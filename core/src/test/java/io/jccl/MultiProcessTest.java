@@ -33,6 +33,11 @@ class MultiProcessTest {
     private static final Config LOOPBACK = Config.defaults().withSocketIfname("lo").withBootstrapTimeout(Duration.ofSeconds(60));
 
     private static ProcessBuilder child(int rank, int n, BootstrapRoot root, String... args) {
+        return childOnHost(rank, n, root, null, args);
+    }
+
+    /** A rank's process; {@code hostId} non-null: the rank claims that host (ranks of other hosts talk over sockets). */
+    private static ProcessBuilder childOnHost(int rank, int n, BootstrapRoot root, String hostId, String... args) {
         String java = ProcessHandle.current().info().command().orElseThrow();
         String cp = String.join(File.pathSeparator, Path.of("target", "classes").toAbsolutePath().toString(),
                 Path.of("target", "test-classes").toAbsolutePath().toString());
@@ -46,6 +51,9 @@ class MultiProcessTest {
         pb.environment().put("JCCL_SOCKET_IFNAME", "lo");
         pb.environment().put("JCCL_BOOTSTRAP_TIMEOUT", "60");
         pb.environment().put("JCCL_TIMEOUT", "60");
+        if (hostId != null) {
+            pb.environment().put("JCCL_HOSTID", hostId);
+        }
         pb.redirectErrorStream(true);
         return pb;
     }
@@ -97,6 +105,67 @@ class MultiProcessTest {
             procs.forEach(Process::destroyForcibly);
             roots.forEach(BootstrapRoot::close);
             Files.deleteIfExists(stale);
+        }
+    }
+
+    @Test
+    void ranksOnTwoHostsMixSharedMemoryAndSocketsInEveryProtocol() throws Exception {
+        // Ranks 0 and 1 share host A (shared memory), rank 2 is on host B (sockets through loopback).
+        String[] hosts = {"A", "A", "B"};
+        int n = hosts.length;
+        List<BootstrapRoot> roots = new ArrayList<>();
+        List<Process> procs = new ArrayList<>();
+        try {
+            for (int p = 0; p < 3; p++) {
+                roots.add(BootstrapRoot.start(LOOPBACK));
+            }
+            for (int r = 0; r < n; r++) {
+                procs.add(childOnHost(r, n, roots.getFirst(), hosts[r], "check", roots.get(0).id().encode(), roots.get(1).id().encode(),
+                        roots.get(2).id().encode()).start());
+            }
+            for (Process p : procs) {
+                assertThat(p.waitFor(100, TimeUnit.SECONDS)).as("child finished").isTrue();
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(p.exitValue()).as(out).isZero();
+                assertThat(out).contains("ok LL\n", "ok LL128\n", "ok Simple\n");
+            }
+            assertThat(filesOf(procs)).isEmpty();
+        } finally {
+            procs.forEach(Process::destroyForcibly);
+            roots.forEach(BootstrapRoot::close);
+        }
+    }
+
+    @Test
+    void aKilledRankOnAnotherHostIsNamedThroughItsClosedConnection() throws Exception {
+        try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
+            List<Process> procs = new ArrayList<>();
+            try {
+                for (int r = 0; r < 2; r++) {
+                    procs.add(childOnHost(r, 2, root, "host" + r, "loop").start());
+                }
+                Process survivor = procs.getFirst();
+                Process killed = procs.get(1);
+                java.io.InputStream in = survivor.getInputStream();
+                StringBuilder sb = new StringBuilder();
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!sb.toString().contains("looping") && System.nanoTime() < until) {
+                    int c = in.read();
+                    if (c < 0) {
+                        break;
+                    }
+                    sb.append((char) c);
+                }
+                assertThat(sb.toString()).contains("looping");
+                Thread.sleep(200);
+                killed.destroyForcibly();
+                assertThat(survivor.waitFor(20, TimeUnit.SECONDS)).as("the survivor gave up").isTrue();
+                String out = sb + new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(survivor.exitValue()).as(out).isEqualTo(3);
+                assertThat(out).contains("lost its connection with rank 1 (pid " + killed.pid());
+            } finally {
+                procs.forEach(Process::destroyForcibly);
+            }
         }
     }
 

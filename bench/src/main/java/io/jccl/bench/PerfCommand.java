@@ -155,7 +155,7 @@ public final class PerfCommand {
             }
             if (printer) {
                 out.println("# JIT warm-up: " + options.jitWarmup() + " calls spread over sizes from 8 B to "
-                        + Math.min(JIT_WARMUP_MAX_BYTES, options.maxBytes()) + " B before the sweep");
+                        + warmUpCap() + " B before the sweep");
                 out.print(PerfTable.header(options, memcpy, sizeBytes, algorithms, describe(comms[0].config())));
                 out.flush();
             }
@@ -260,7 +260,7 @@ public final class PerfCommand {
         // spread over sizes from 8 B to 1 MiB (at most the sweep's largest), whatever sizes the
         // sweep itself has; the same number on every rank, since each call is a collective.
         List<PerfSizes> small = new ArrayList<>();
-        long cap = Math.min(JIT_WARMUP_MAX_BYTES, options.maxBytes());
+        long cap = warmUpCap();
         for (long b = 8; b <= cap; b *= 4) {
             PerfSizes x = PerfSizes.of(options.collective(), options.type(), options.ranks(), b);
             if (x.count() > 0 && small.stream().noneMatch(y -> y.bytes() == x.bytes())) {
@@ -285,6 +285,15 @@ public final class PerfCommand {
             }
         }
         sync.await();
+    }
+
+    /** Largest size the JIT warm-up uses: at most the sweep's largest, for which the buffers are made. */
+    private long warmUpCap() {
+        long largest = 0;
+        for (PerfSizes s : sizes) {
+            largest = Math.max(largest, s.bytes());
+        }
+        return Math.min(JIT_WARMUP_MAX_BYTES, largest);
     }
 
     /** Largest size the JIT warm-up uses. */

@@ -90,6 +90,22 @@ public final class HostComm {
         }
         HostComm c = new HostComm(d, rank, config);
         d.join(c);
+        if (bootstrap.locality().hosts() > 1) {
+            try {
+                // Every rank contributes its process's listener for connections from other hosts.
+                NetProxy net = d.net(() -> new NetProxy(d, bootstrap.peer(rank).addresses().getFirst(), s.commId(), s.netToken(), rank));
+                java.net.InetSocketAddress mine = net.address();
+                byte[][] addrs = bootstrap.allGather((mine.getAddress().getHostAddress() + " " + mine.getPort())
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                for (int r = 0; r < n; r++) {
+                    String[] hp = new String(addrs[r], java.nio.charset.StandardCharsets.US_ASCII).split(" ");
+                    net.setAddress(r, new java.net.InetSocketAddress(java.net.InetAddress.ofLiteral(hp[0]), Integer.parseInt(hp[1])));
+                }
+            } catch (RuntimeException e) {
+                c.close();
+                throw e;
+            }
+        }
         synchronized (d) {
             if (java.util.Arrays.stream(peers.localRanks()).allMatch(r -> d.comms[r] != null)) {
                 JOINING.remove(s.commId(), d);

@@ -39,6 +39,8 @@ final class HostDomain {
     private final java.util.List<Fifo> sharedFifos = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile String abortCause;
     private volatile int lostRank = -1;
+    /** The socket transport, when some ranks are on other hosts (set once at init); else null. */
+    private volatile NetProxy net;
     /** Local ranks that joined and have not closed yet (the last one removes leftover files). */
     private int open;
 
@@ -69,6 +71,10 @@ final class HostDomain {
         }
         if (last && peers != null) {
             ShmFiles.removeAll(peers.commId);
+            NetProxy n = net;
+            if (n != null) {
+                n.close();
+            }
         }
     }
 
@@ -132,7 +138,8 @@ final class HostDomain {
                 if (f == null) {
                     f = peers == null || (peers.inProcess(from) && peers.inProcess(to))
                             ? Fifo.create(protocol, comms[to].arena(), channel, from, to, config.buffSize(protocol))
-                            : shared(protocol, channel, from, to);
+                            : peers.shm(peers.inProcess(to) ? from : to) ? shared(protocol, channel, from, to)
+                            : overNetwork(protocol, channel, from, to);
                     perChannel.set(i, f);
                 }
             }
@@ -140,14 +147,35 @@ final class HostDomain {
         return f;
     }
 
+    /** The socket transport of this domain, made by the first local rank that asks ({@code make}). */
+    synchronized NetProxy net(java.util.function.Supplier<NetProxy> make) {
+        if (net == null) {
+            net = make.get();
+        }
+        return net;
+    }
+
+    /**
+     * A FIFO to or from a rank on another host: an in-process FIFO whose other end is a proxy
+     * thread of the socket transport (started here on the sender's side, by the accepted
+     * connection on the receiver's).
+     */
+    private Fifo overNetwork(Protocol protocol, int channel, int from, int to) {
+        int local = peers.inProcess(to) ? to : from;
+        NetProxy n = net;
+        if (n == null) {
+            throw new JcclException(ErrorCode.INTERNAL_ERROR, local, "no socket transport for " + peers.describe(local == to ? from : to));
+        }
+        Fifo f = Fifo.create(protocol, comms[local].arena(), channel, from, to, config.buffSize(protocol));
+        if (local == from) {
+            n.startSend(f);
+        }
+        return f;
+    }
+
     /** A FIFO to or from a rank of another process of this host, in a {@code /dev/shm} file. */
     private Fifo shared(Protocol protocol, int channel, int from, int to) {
         int local = peers.inProcess(to) ? to : from;
-        int remote = local == to ? from : to;
-        if (!peers.shm(remote)) {
-            throw new JcclException(ErrorCode.INVALID_USAGE, local, "no transport reaches " + peers.describe(remote)
-                    + ": it runs on another host or with another /dev/shm, and the network transport is not built yet");
-        }
         long buff = config.buffSize(protocol);
         java.nio.file.Path path = ShmFiles.path(peers.commId, protocol, channel, from, to, peers.pid(from), peers.pid(to));
         Arena arena = comms[local].arena();

@@ -20,13 +20,13 @@ import java.util.stream.Collectors;
 /**
  * What rank 0 gives every rank at init so that all plan alike: its plan-deciding settings (buffer
  * sizes, JCCL_ALGO, JCCL_PROTO, channel bounds), its core count and the contents of its tuning file
- * (the tuner decides from shared state only), and a random id naming this communicator's
- * shared-memory files.
+ * (the tuner decides from shared state only), a random id naming this communicator's
+ * shared-memory files, and a random token that the socket transport's connections present.
  *
  * @param tuningFile  rank 0's tuning file name (for messages), or null
  * @param tuningText  its contents, or null
  */
-record SharedSettings(long commId, long buffSize, long llBuffSize, long ll128BuffSize, String algorithms,
+record SharedSettings(long commId, byte[] netToken, long buffSize, long llBuffSize, long ll128BuffSize, String algorithms,
                       String protocols, int minChannels, int maxChannels, int cores, String tuningFile,
                       String tuningText) {
     private static final int MAGIC = 0x4a43_5331; // "JCS1"
@@ -44,7 +44,9 @@ record SharedSettings(long commId, long buffSize, long llBuffSize, long ll128Buf
             }
         }
         long id = RANDOM.nextLong() & Long.MAX_VALUE;
-        return new SharedSettings(id == 0 ? 1 : id, c.buffSize(Protocol.SIMPLE), c.buffSize(Protocol.LL),
+        byte[] token = new byte[16];
+        RANDOM.nextBytes(token);
+        return new SharedSettings(id == 0 ? 1 : id, token, c.buffSize(Protocol.SIMPLE), c.buffSize(Protocol.LL),
                 c.buffSize(Protocol.LL128), String.join(",", c.algorithms()),
                 c.protocols().stream().map(Protocol::id).collect(Collectors.joining(",")), c.minChannels(), c.maxChannels(),
                 Runtime.getRuntime().availableProcessors(), f == null ? null : f.toString(), text);
@@ -63,6 +65,7 @@ record SharedSettings(long commId, long buffSize, long llBuffSize, long ll128Buf
         try (DataOutputStream o = new DataOutputStream(b)) {
             o.writeInt(MAGIC);
             o.writeLong(commId);
+            o.write(netToken);
             o.writeLong(buffSize);
             o.writeLong(llBuffSize);
             o.writeLong(ll128BuffSize);
@@ -84,7 +87,7 @@ record SharedSettings(long commId, long buffSize, long llBuffSize, long ll128Buf
             if (in.readInt() != MAGIC) {
                 throw new IOException("not rank 0's settings");
             }
-            SharedSettings s = new SharedSettings(in.readLong(), in.readLong(), in.readLong(), in.readLong(), readString(in),
+            SharedSettings s = new SharedSettings(in.readLong(), in.readNBytes(16), in.readLong(), in.readLong(), in.readLong(), readString(in),
                     readString(in), in.readInt(), in.readInt(), in.readInt(), readString(in), readString(in));
             if (in.read() != -1) {
                 throw new IOException("trailing bytes");
