@@ -207,7 +207,7 @@ public final class PerfCommand {
         try (Arena arena = Arena.ofShared(); HostStream stream = new HostStream()) {
             MemorySegment sendBuf = arena.allocate(Math.max(1, bufferBytes), 64);
             MemorySegment recvBuf = arena.allocate(Math.max(1, bufferBytes), 64);
-            Sync sync = new Sync(comm, stream, arena.allocate(16, 16));
+            Sync sync = new Sync(comm, stream, arena.allocate(8L * (options.ranks() + 1), 8));
             warmUpCompiler(comm, stream, sendBuf, recvBuf, sync);
             for (int i = 0; i < sizes.size(); i++) {
                 PerfSizes s = sizes.get(i);
@@ -364,7 +364,9 @@ public final class PerfCommand {
 
     /**
      * How a rank meets the others between timed regions: the threads' barrier when all ranks are
-     * threads of this JVM, else one-element collectives on the communicator itself.
+     * threads of this JVM, else an all-gather of one word per rank on the communicator itself. An
+     * all-gather, not all-reduces: a reduction of another type or operation than the sweep's would
+     * make the JIT recompile the sweep's reduction loop for both (deoptimisations in the timed runs).
      */
     private final class Sync {
         private final Communicator comm;
@@ -395,24 +397,33 @@ public final class PerfCommand {
                 await();
                 return timedIters;
             }
-            word.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, iters);
-            comm.broadcast(word, word, 1, io.jccl.DataType.INT64, 0, stream);
+            gather(iters);
+            return (int) word.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 1);
+        }
+
+        /** Every rank's {@code v}, at words 1..n of {@code word}. */
+        private void gather(long v) {
+            word.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 0, v);
+            comm.allGather(word.asSlice(0, 8), word.asSlice(8), 1, io.jccl.DataType.INT64, stream);
             stream.synchronize();
-            return (int) word.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0);
         }
 
         long sum(long v) {
-            word.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, v);
-            comm.allReduce(word, word, 1, io.jccl.DataType.INT64, io.jccl.RedOp.SUM, stream);
-            stream.synchronize();
-            return word.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0);
+            gather(v);
+            long sum = 0;
+            for (int r = 1; r <= comm.size(); r++) {
+                sum += word.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, r);
+            }
+            return sum;
         }
 
         double max(double v) {
-            word.set(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 0, v);
-            comm.allReduce(word, word, 1, io.jccl.DataType.FLOAT64, io.jccl.RedOp.MAX, stream);
-            stream.synchronize();
-            return word.get(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 0);
+            gather(Double.doubleToRawLongBits(v));
+            double max = Double.NEGATIVE_INFINITY;
+            for (int r = 1; r <= comm.size(); r++) {
+                max = Math.max(max, Double.longBitsToDouble(word.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, r)));
+            }
+            return max;
         }
     }
 
