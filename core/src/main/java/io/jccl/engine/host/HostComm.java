@@ -40,7 +40,7 @@ public final class HostComm {
     private volatile Throwable failure;
     private volatile boolean closed;
 
-    private HostComm(HostDomain domain, int rank, Config config) {
+    HostComm(HostDomain domain, int rank, Config config) {
         this.domain = domain;
         this.config = config;
         this.rank = rank;
