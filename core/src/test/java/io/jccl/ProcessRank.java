@@ -14,6 +14,8 @@ import java.lang.foreign.ValueLayout;
  * forces it), each running all-reduce (messages from one line to several slots), broadcast,
  * all-gather, reduce-scatter and a send/recv ring, every result checked; prints {@code ok} per
  * protocol and exits 0, or prints the failure and exits 2.</li>
+ * <li>{@code checkenv}: one communicator from the launcher's environment, the same checks with
+ * the tuner's protocols; prints {@code ok env}.</li>
  * <li>{@code loop}: all-reduces until something fails; prints {@code looping} once the first
  * succeeded, then on failure the exception and exits 3.</li>
  * <li>{@code abort}: rank 1 makes one all-reduce, then calls {@link Communicator#abort()} and stays
@@ -29,6 +31,11 @@ public final class ProcessRank {
         try {
             if (args[0].equals("check")) {
                 check(args);
+            } else if (args[0].equals("checkenv")) {
+                try (Communicator comm = Communicator.fromEnvironment()) {
+                    collectives(comm);
+                }
+                System.out.println("ok env");
             } else if (args[0].equals("abort") && System.getenv("JCCL_RANK").equals("1")) {
                 abortAfterOne();
             } else {
@@ -37,7 +44,7 @@ public final class ProcessRank {
         } catch (Throwable e) {
             System.out.println("failed: " + e);
             System.out.flush();
-            System.exit(args[0].equals("check") ? 2 : 3);
+            System.exit(args[0].startsWith("check") ? 2 : 3);
         }
         System.exit(0);
     }
@@ -50,12 +57,22 @@ public final class ProcessRank {
             // Only rank 0's protocol setting counts: the others ask for another one, in vain.
             Config c = Config.fromEnvironment().withProtocols(rank == 0 ? protocols[p] : protocols[(p + 1) % 3])
                     .withBuffSize(io.jccl.proto.Protocol.LL, 32 << 10).withBuffSize(io.jccl.proto.Protocol.LL128, 64 << 10);
-            try (Communicator comm = Communicator.init(CommId.parse(args[1 + p]), n, rank, c);
-                 Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
+            try (Communicator comm = Communicator.init(CommId.parse(args[1 + p]), n, rank, c)) {
                 String chosen = comm.choiceFor(io.jccl.plan.Collective.ALL_REDUCE, 1000, DataType.INT32).protocol();
                 if (!chosen.equals(protocols[p])) {
                     throw new AssertionError("rank " + rank + " runs " + chosen + ", rank 0 asked for " + protocols[p]);
                 }
+                collectives(comm);
+            }
+            System.out.println("ok " + protocols[p]);
+        }
+    }
+
+    /** All-reduce, broadcast, all-gather, reduce-scatter and a send/recv ring at several sizes, checked. */
+    private static void collectives(Communicator comm) {
+        int rank = comm.rank();
+        int n = comm.size();
+        try (Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
                 for (long count : new long[] {1, 7, 1000, 300_000}) {
                     MemorySegment in = arena.allocate(count * 4 * n);
                     MemorySegment out = arena.allocate(count * 4 * n);
@@ -99,8 +116,6 @@ public final class ProcessRank {
                         expect(out, i, value((rank - 1 + n) % n, i), "send/recv " + count);
                     }
                 }
-            }
-            System.out.println("ok " + protocols[p]);
         }
     }
 
