@@ -271,11 +271,36 @@ public final class PerfCommand {
             small.add(sizes.getFirst());
         }
         int perSize = Math.max(1, options.jitWarmup() / small.size());
+        warmUpRound(comm, stream, small, perSize / 2 + 1, sendBuf, recvBuf);
+        if (sync.crossProcess() && options.jitWarmup() > 0) {
+            // Each JVM compiles the same code at once, on the cores its ranks spin on, and C2 was
+            // still at work when the sweep began (its first row 10-100x slow, 8 B on 2 cores;
+            // C1 alone showed none of it). So rounds go on until one compiled nothing anywhere.
+            java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+            if (jit != null && jit.isCompilationTimeMonitoringSupported()) {
+                for (int round = 0; round < MAX_SETTLE_ROUNDS; round++) {
+                    long before = jit.getTotalCompilationTime();
+                    warmUpRound(comm, stream, small, SETTLE_CALLS, sendBuf, recvBuf);
+                    if (sync.sum(jit.getTotalCompilationTime() - before) == 0) {
+                        break;
+                    }
+                }
+            }
+        }
+        sync.await();
+    }
+
+    /** Most extra warm-up rounds across processes, and each one's calls per size and form. */
+    static final int MAX_SETTLE_ROUNDS = 50;
+    static final int SETTLE_CALLS = 4 * SYNC_EVERY;
+
+    private void warmUpRound(Communicator comm, HostStream stream, List<PerfSizes> small, int calls, MemorySegment sendBuf,
+                             MemorySegment recvBuf) {
         for (PerfSizes size : small) {
             for (boolean inPlace : CollectiveCall.hasInPlace(size.collective()) ? new boolean[] {false, true}
                     : new boolean[] {false}) {
                 CollectiveCall call = CollectiveCall.of(comm, size, options.op(), options.root(), inPlace, sendBuf, recvBuf);
-                for (int i = 0; i < perSize / 2 + 1; i++) {
+                for (int i = 0; i < calls; i++) {
                     call.issue(stream);
                     if (i % SYNC_EVERY == SYNC_EVERY - 1) {
                         stream.synchronize();
@@ -284,7 +309,6 @@ public final class PerfCommand {
                 stream.synchronize();
             }
         }
-        sync.await();
     }
 
     /** Largest size the JIT warm-up uses: at most the sweep's largest, for which the buffers are made. */
