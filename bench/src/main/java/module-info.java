@@ -4,6 +4,8 @@
  */
 module io.jccl.bench {
     requires io.jccl.core;
+    // perf -p waits for the JIT to go quiet before timing (CompilationMXBean).
+    requires java.management;
     requires static jmh.core;
     // JMH's runner instantiates the benchmarks and their generated harnesses reflectively
     // (jccl calibrate runs them on the module path in tests; the image has no JMH and ignores this).

@@ -15,5 +15,5 @@ module io.jccl.core {
     exports io.jccl.proto to io.jccl.bench;
     exports io.jccl.tune to io.jccl.bench;
     exports io.jccl.json to io.jccl.bench;
-    exports io.jccl.bootstrap to io.jccl.bench;
+    exports io.jccl.bootstrap;
 }

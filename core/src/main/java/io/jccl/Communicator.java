@@ -1,5 +1,9 @@
 package io.jccl;
 
+import io.jccl.bootstrap.Bootstrap;
+import io.jccl.bootstrap.CommId;
+import io.jccl.bootstrap.Launch;
+import io.jccl.bootstrap.OutOfBandAllGather;
 import io.jccl.engine.CollectiveArgs;
 import io.jccl.engine.P2pArgs;
 import io.jccl.engine.host.HostComm;
@@ -7,6 +11,7 @@ import io.jccl.plan.Collective;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One rank of a group of ranks that run collectives together, as an NCCL communicator. Buffers are
@@ -25,13 +30,109 @@ import java.util.List;
  *     s.synchronize();
  * }
  * }</pre>
+ *
+ * <p>One rank per process, as with NCCL's {@code ncclCommInitRank}: rank 0 makes a {@link CommId}
+ * and hands its text to the others (or the launcher does, and {@link #fromEnvironment()} reads it):
+ *
+ * <pre>{@code
+ * CommId id = rank == 0 ? CommId.create() : CommId.parse(textFromRank0);
+ * try (Communicator c = Communicator.init(id, nranks, rank, Config.fromEnvironment());
+ *      Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
+ *     MemorySegment buf = arena.allocate(1024 * 4);
+ *     c.allReduce(buf, buf, 1024, DataType.FLOAT32, RedOp.SUM, s);
+ *     s.synchronize();
+ * }
+ * }</pre>
+ *
+ * Ranks that are threads of one process talk through in-process FIFOs, ranks in other processes of
+ * the same host through FIFOs in {@code /dev/shm}. Rank 0's plan-deciding settings and tuning file
+ * are used by every rank.
  */
 public final class Communicator implements AutoCloseable {
-    private final HostComm engine;
+    /** The transports the host engine offers to its peers (published at bootstrap). */
+    private static final Set<String> TRANSPORTS = Set.of("p2p", "shm");
 
-    private Communicator(HostComm engine) {
+    private final HostComm engine;
+    /** The connections to the other ranks of a communicator made by {@code init}; null for {@code initAll}. */
+    private final Bootstrap bootstrap;
+
+    private Communicator(HostComm engine, Bootstrap bootstrap) {
         this.engine = engine;
+        this.bootstrap = bootstrap;
     }
+
+    /**
+     * Rank {@code rank} of {@code nranks}, meeting the others at the root of {@code id} (as
+     * {@code ncclCommInitRank}). Every rank calls it, in its own process or thread; it returns once
+     * all have joined, or fails after {@code JCCL_BOOTSTRAP_TIMEOUT} naming the ranks that did not.
+     */
+    public static Communicator init(CommId id, int nranks, int rank, Config config) {
+        if (id == null) {
+            throw JcclException.invalidArgument(rank, "id", "is null");
+        }
+        requireConfig(rank, config);
+        return over(Bootstrap.init(id, nranks, rank, config, TRANSPORTS), config);
+    }
+
+    /**
+     * The ranks of an all-gather the job already has (Spark barrier mode, MPI, a key-value store):
+     * rank and size are {@code oob}'s. See {@link OutOfBandAllGather}.
+     */
+    public static Communicator init(OutOfBandAllGather oob, Config config) {
+        if (oob == null) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "oob", "is null");
+        }
+        requireConfig(oob.rank(), config);
+        return over(Bootstrap.init(oob, config, TRANSPORTS), config);
+    }
+
+    /**
+     * This process's rank as its launcher describes it (torchrun, Open MPI, Slurm, {@code jccl perf
+     * -p}; see docs/bootstrap.md), configured by {@link Config#fromEnvironment()}.
+     */
+    public static Communicator fromEnvironment() {
+        return fromEnvironment(Config.fromEnvironment());
+    }
+
+    /** This process's rank as its launcher describes it, with {@code config}. */
+    public static Communicator fromEnvironment(Config config) {
+        requireConfig(JcclException.NO_RANK, config);
+        return over(Launch.bootstrap(System.getenv(), config, TRANSPORTS), config);
+    }
+
+    private static void requireConfig(int rank, Config config) {
+        if (config == null) {
+            throw JcclException.invalidArgument(rank, "config", "is null");
+        }
+    }
+
+    private static Communicator over(Bootstrap b, Config config) {
+        try {
+            return new Communicator(HostComm.join(b, config), b);
+        } catch (RuntimeException e) {
+            b.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A new communicator of the ranks that pass the same {@code color}, ranked by {@code key} and
+     * then by their rank here (as {@code ncclCommSplit}); null for {@link #SPLIT_NO_COLOR}. Every
+     * rank of this communicator must call it; the new one outlives this one. Only communicators
+     * made by {@code init} split (those of {@code initAll} have no bootstrap).
+     */
+    public Communicator split(int color, int key) {
+        if (bootstrap == null) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank(), "split needs a communicator made by init "
+                    + "(those of initAll have no bootstrap)");
+        }
+        engine.checkUsable();
+        Bootstrap child = bootstrap.split(color, key);
+        return child == null ? null : over(child, engine.config());
+    }
+
+    /** The color of {@link #split} for ranks that join no new communicator (NCCL_SPLIT_NOCOLOR). */
+    public static final int SPLIT_NO_COLOR = Bootstrap.NO_COLOR;
 
     /** {@code n} ranks of this process on the host engine; rank i is element i. */
     public static Communicator[] initAll(int n, Config config) {
@@ -63,7 +164,7 @@ public final class Communicator implements AutoCloseable {
         HostComm[] engines = HostComm.createAll(configs);
         Communicator[] comms = new Communicator[n];
         for (int r = 0; r < n; r++) {
-            comms[r] = new Communicator(engines[r]);
+            comms[r] = new Communicator(engines[r], null);
         }
         return comms;
     }
@@ -187,12 +288,18 @@ public final class Communicator implements AutoCloseable {
     public void abort() {
         engine.abort();
         engine.close();
+        if (bootstrap != null) {
+            bootstrap.close();
+        }
     }
 
     /** Frees this rank's resources; its peers must not use it any more. */
     @Override
     public void close() {
         engine.close();
+        if (bootstrap != null) {
+            bootstrap.close();
+        }
     }
 
     @Override

@@ -49,7 +49,7 @@ public final class Main {
                         out.println(PerfOptions.USAGE);
                         yield 0;
                     }
-                    yield PerfCommand.run(PerfOptions.parse(rest), out, err);
+                    yield PerfCommand.run(PerfOptions.parse(rest), rest, out, err);
                 }
                 case "verify" -> {
                     if (wantsHelp(rest)) {

@@ -23,6 +23,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * form (out-of-place, then in-place) each rank runs the checked calls, the warm-up, and then the
  * timed iterations; all ranks enter the timed batch together through a barrier, and the row shows
  * the slowest rank's average, because a collective is only as fast as its last rank.
+ *
+ * <p>With {@code -p} (or under a launcher: see {@link PerfLauncher}) the ranks are spread over
+ * processes of this host, {@code -t} threads each; the barriers and the exchange of timings then go
+ * through the communicator itself (a one-element all-reduce), and the process of rank 0 prints.
  */
 public final class PerfCommand {
     private final PerfOptions options;
@@ -35,7 +39,9 @@ public final class PerfCommand {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final List<PerfRow> rows = new ArrayList<>();
     private final List<CallChoice> choices = new ArrayList<>();
+    /** This process's ranks: {@code firstRank}, {@code firstRank + 1}, ... */
     private Communicator[] comms;
+    private int firstRank;
 
     private final Config config;
 
@@ -46,7 +52,7 @@ public final class PerfCommand {
         for (long bytes : options.sizes()) {
             sizes.add(PerfSizes.of(options.collective(), options.type(), options.ranks(), bytes));
         }
-        this.barrier = new Phaser(options.ranks());
+        this.barrier = new Phaser(options.threads());
         this.micros = new double[options.ranks()];
         this.wrong = new long[options.ranks()];
     }
@@ -56,6 +62,39 @@ public final class PerfCommand {
      * wrong, the library failed (its message goes to {@code err}) or the JSON could not be written.
      */
     public static int run(PerfOptions options, PrintStream out, PrintStream err) {
+        return run(options, List.of(), out, err);
+    }
+
+    /**
+     * As {@link #run(PerfOptions, PrintStream, PrintStream)}; {@code args} are the arguments after
+     * {@code perf}, which {@code -p} passes on to the processes it starts.
+     */
+    public static int run(PerfOptions options, List<String> args, PrintStream out, PrintStream err) {
+        io.jccl.bootstrap.LaunchEnvironment launched;
+        try {
+            launched = PerfLauncher.launched(System.getenv());
+        } catch (JcclException e) {
+            err.println("jccl perf: " + e.getMessage());
+            return 1;
+        }
+        if (launched != null && options.processes() > 1) {
+            err.println("jccl perf: -p starts processes itself; under " + launched.launcher() + " leave it out");
+            return 2;
+        }
+        if (options.processes() > 1 && options.plot() != null) {
+            err.println("jccl perf: --plot runs in one process; leave out -p");
+            return 2;
+        }
+        if (options.processes() > 1) {
+            return PerfLauncher.launch(options, args, out, err);
+        }
+        if (launched != null) {
+            options = options.withProcesses(launched.size());
+            if (options.plot() != null) {
+                err.println("jccl perf: --plot runs in one process, not under " + launched.launcher());
+                return 2;
+            }
+        }
         PerfReport report;
         List<PerfPlot.Line> lines = new ArrayList<>();
         try {
@@ -69,6 +108,9 @@ public final class PerfCommand {
                 out.println("# --plot: the tuned choice");
             }
             report = new PerfCommand(options, config, out).sweep();
+            if (report == null) {
+                return 0; // a rank of another process than rank 0's: rank 0 reports
+            }
             lines.add(new PerfPlot.Line("tuned", report));
         } catch (JcclException e) {
             err.println("jccl perf: " + e.getMessage());
@@ -100,7 +142,9 @@ public final class PerfCommand {
 
     private PerfReport sweep() {
         double memcpy = MemcpyBandwidth.measure(options.maxBytes());
-        comms = Communicator.initAll(options.ranks(), config);
+        comms = options.processes() == 1 ? Communicator.initAll(options.ranks(), config) : PerfLauncher.initLocal(options, config);
+        firstRank = comms[0].rank();
+        boolean printer = firstRank == 0;
         try {
             List<Long> sizeBytes = new ArrayList<>();
             List<String> algorithms = new ArrayList<>();
@@ -109,14 +153,16 @@ public final class PerfCommand {
                 choices.add(comms[0].choiceFor(s.collective(), s.count(), s.type()));
                 algorithms.add(choices.getLast().algorithm() + "/" + choices.getLast().protocol());
             }
-            out.println("# JIT warm-up: " + options.jitWarmup() + " calls spread over sizes from 8 B to "
-                    + Math.min(JIT_WARMUP_MAX_BYTES, options.maxBytes()) + " B before the sweep");
-            out.print(PerfTable.header(options, memcpy, sizeBytes, algorithms, describe(config)));
-            out.flush();
+            if (printer) {
+                out.println("# JIT warm-up: " + options.jitWarmup() + " calls spread over sizes from 8 B to "
+                        + warmUpCap() + " B before the sweep");
+                out.print(PerfTable.header(options, memcpy, sizeBytes, algorithms, describe(comms[0].config())));
+                out.flush();
+            }
             List<Thread> threads = new ArrayList<>();
-            for (int r = 0; r < options.ranks(); r++) {
-                int rank = r;
-                threads.add(Thread.ofPlatform().name("jccl-perf-rank-" + r).start(() -> rankMain(rank)));
+            for (int t = 0; t < comms.length; t++) {
+                int local = t;
+                threads.add(Thread.ofPlatform().name("jccl-perf-rank-" + (firstRank + t)).start(() -> rankMain(local)));
             }
             for (Thread t : threads) {
                 joinUninterruptibly(t);
@@ -136,6 +182,9 @@ public final class PerfCommand {
         if (f instanceof Error e) {
             throw e;
         }
+        if (!printer) {
+            return null;
+        }
         PerfReport report = new PerfReport(options, memcpy, rows);
         out.print(PerfTable.footer(report));
         out.flush();
@@ -148,8 +197,9 @@ public final class PerfCommand {
                 + (c.tuningFile() == null ? "" : ", tuning file " + c.tuningFile());
     }
 
-    private void rankMain(int rank) {
-        Communicator comm = comms[rank];
+    private void rankMain(int local) {
+        Communicator comm = comms[local];
+        int rank = comm.rank();
         long bufferBytes = 0;
         for (PerfSizes s : sizes) {
             bufferBytes = Math.max(bufferBytes, s.bytes());
@@ -157,12 +207,13 @@ public final class PerfCommand {
         try (Arena arena = Arena.ofShared(); HostStream stream = new HostStream()) {
             MemorySegment sendBuf = arena.allocate(Math.max(1, bufferBytes), 64);
             MemorySegment recvBuf = arena.allocate(Math.max(1, bufferBytes), 64);
-            warmUpCompiler(comm, stream, sendBuf, recvBuf);
+            Sync sync = new Sync(comm, stream, arena.allocate(8L * (options.ranks() + 1), 8));
+            warmUpCompiler(comm, stream, sendBuf, recvBuf, sync);
             for (int i = 0; i < sizes.size(); i++) {
                 PerfSizes s = sizes.get(i);
-                PerfColumn outOfPlace = measure(comm, stream, s, false, sendBuf, recvBuf);
+                PerfColumn outOfPlace = measure(comm, stream, s, false, sendBuf, recvBuf, sync);
                 PerfColumn inPlace = CollectiveCall.hasInPlace(s.collective())
-                        ? measure(comm, stream, s, true, sendBuf, recvBuf) : null;
+                        ? measure(comm, stream, s, true, sendBuf, recvBuf, sync) : null;
                 if (rank == 0) {
                     Collective c = s.collective();
                     PerfRow row = new PerfRow(s.bytes(), s.count(), PerfTable.typeName(s.type()),
@@ -200,8 +251,8 @@ public final class PerfCommand {
     /** Iterations of the current size, set by rank 0 before the barrier that starts the timing. */
     private int timedIters;
 
-    private void warmUpCompiler(Communicator comm, HostStream stream, MemorySegment sendBuf, MemorySegment recvBuf)
-            throws Aborted {
+    private void warmUpCompiler(Communicator comm, HostStream stream, MemorySegment sendBuf, MemorySegment recvBuf,
+                                Sync sync) throws Aborted {
         // A GPU tool needs a few warm-up iterations per size; a JVM tool needs its hot paths
         // through the JIT first (steady state came after some 50 000 small calls here), and at
         // several sizes: code compiled while every chunk held one element is thrown away at the
@@ -209,7 +260,7 @@ public final class PerfCommand {
         // spread over sizes from 8 B to 1 MiB (at most the sweep's largest), whatever sizes the
         // sweep itself has; the same number on every rank, since each call is a collective.
         List<PerfSizes> small = new ArrayList<>();
-        long cap = Math.min(JIT_WARMUP_MAX_BYTES, options.maxBytes());
+        long cap = warmUpCap();
         for (long b = 8; b <= cap; b *= 4) {
             PerfSizes x = PerfSizes.of(options.collective(), options.type(), options.ranks(), b);
             if (x.count() > 0 && small.stream().noneMatch(y -> y.bytes() == x.bytes())) {
@@ -220,11 +271,36 @@ public final class PerfCommand {
             small.add(sizes.getFirst());
         }
         int perSize = Math.max(1, options.jitWarmup() / small.size());
+        warmUpRound(comm, stream, small, perSize / 2 + 1, sendBuf, recvBuf);
+        if (sync.crossProcess() && options.jitWarmup() > 0) {
+            // Each JVM compiles the same code at once, on the cores its ranks spin on, and C2 was
+            // still at work when the sweep began (its first row 10-100x slow, 8 B on 2 cores;
+            // C1 alone showed none of it). So rounds go on until one compiled nothing anywhere.
+            java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+            if (jit != null && jit.isCompilationTimeMonitoringSupported()) {
+                for (int round = 0; round < MAX_SETTLE_ROUNDS; round++) {
+                    long before = jit.getTotalCompilationTime();
+                    warmUpRound(comm, stream, small, SETTLE_CALLS, sendBuf, recvBuf);
+                    if (sync.sum(jit.getTotalCompilationTime() - before) == 0) {
+                        break;
+                    }
+                }
+            }
+        }
+        sync.await();
+    }
+
+    /** Most extra warm-up rounds across processes, and each one's calls per size and form. */
+    static final int MAX_SETTLE_ROUNDS = 50;
+    static final int SETTLE_CALLS = 4 * SYNC_EVERY;
+
+    private void warmUpRound(Communicator comm, HostStream stream, List<PerfSizes> small, int calls, MemorySegment sendBuf,
+                             MemorySegment recvBuf) {
         for (PerfSizes size : small) {
             for (boolean inPlace : CollectiveCall.hasInPlace(size.collective()) ? new boolean[] {false, true}
                     : new boolean[] {false}) {
                 CollectiveCall call = CollectiveCall.of(comm, size, options.op(), options.root(), inPlace, sendBuf, recvBuf);
-                for (int i = 0; i < perSize / 2 + 1; i++) {
+                for (int i = 0; i < calls; i++) {
                     call.issue(stream);
                     if (i % SYNC_EVERY == SYNC_EVERY - 1) {
                         stream.synchronize();
@@ -233,7 +309,15 @@ public final class PerfCommand {
                 stream.synchronize();
             }
         }
-        await();
+    }
+
+    /** Largest size the JIT warm-up uses: at most the sweep's largest, for which the buffers are made. */
+    private long warmUpCap() {
+        long largest = 0;
+        for (PerfSizes s : sizes) {
+            largest = Math.max(largest, s.bytes());
+        }
+        return Math.min(JIT_WARMUP_MAX_BYTES, largest);
     }
 
     /** Largest size the JIT warm-up uses. */
@@ -241,7 +325,7 @@ public final class PerfCommand {
 
     /** One form of one size on one rank; every rank gets the same column (rank 0's is kept). */
     private PerfColumn measure(Communicator comm, HostStream stream, PerfSizes s, boolean inPlace,
-                               MemorySegment sendBuf, MemorySegment recvBuf) throws Aborted {
+                               MemorySegment sendBuf, MemorySegment recvBuf, Sync sync) throws Aborted {
         int rank = comm.rank();
         CollectiveCall call = CollectiveCall.of(comm, s, options.op(), options.root(), inPlace, sendBuf, recvBuf);
         long wrongHere = 0;
@@ -250,12 +334,12 @@ public final class PerfCommand {
             for (int k = 0; k < options.check(); k++) {
                 DataCheck.poison(inPlace ? recvBuf.asSlice(0, s.bytes()) : call.output());
                 check.fillInput(rank, call.input(), call.input().byteSize() / s.type().size());
-                await();
+                sync.await();
                 call.issue(stream);
                 stream.synchronize();
                 wrongHere += check.countWrong(rank, call.output());
                 // No rank refills its buffers while a peer may still be reading them.
-                await();
+                sync.await();
             }
         }
         long w0 = System.nanoTime();
@@ -269,8 +353,7 @@ public final class PerfCommand {
             long wanted = perCall > 0 ? (long) Math.ceil(options.minMillis() * 1e6 / perCall) : 0;
             timedIters = (int) Math.min(MAX_TIMED_ITERS, Math.max(options.iters(), wanted));
         }
-        await();
-        int iters = timedIters;
+        int iters = sync.shareIters(rank == 0 ? timedIters : 0);
         long t0 = System.nanoTime();
         for (int i = 0; i < iters; i++) {
             call.issue(stream);
@@ -280,25 +363,91 @@ public final class PerfCommand {
         }
         stream.synchronize();
         long elapsed = System.nanoTime() - t0;
-        micros[rank] = elapsed / 1e3 / iters;
-        wrong[rank] = wrongHere;
-        await();
-        double slowest = 0;
-        long wrongAll = 0;
-        for (int r = 0; r < micros.length; r++) {
-            slowest = Math.max(slowest, micros[r]);
-            wrongAll += wrong[r];
+        double slowest;
+        long wrongAll;
+        if (sync.crossProcess()) {
+            slowest = sync.max(elapsed / 1e3 / iters);
+            wrongAll = sync.sum(wrongHere);
+        } else {
+            micros[rank] = elapsed / 1e3 / iters;
+            wrong[rank] = wrongHere;
+            sync.await();
+            slowest = 0;
+            wrongAll = 0;
+            for (int r = 0; r < micros.length; r++) {
+                slowest = Math.max(slowest, micros[r]);
+                wrongAll += wrong[r];
+            }
+            // Everyone has read the shared arrays before anyone writes them for the next column.
+            sync.await();
         }
-        // Everyone has read the shared arrays before anyone writes them for the next column.
-        await();
         double algbw = BusBandwidth.gbps(s.bytes(), slowest);
         return new PerfColumn(slowest, algbw, algbw * BusBandwidth.factor(s.collective(), options.ranks()),
                 options.check() > 0 ? wrongAll : null);
     }
 
-    private void await() throws Aborted {
-        if (barrier.arriveAndAwaitAdvance() < 0) {
-            throw new Aborted();
+    /**
+     * How a rank meets the others between timed regions: the threads' barrier when all ranks are
+     * threads of this JVM, else an all-gather of one word per rank on the communicator itself. An
+     * all-gather, not all-reduces: a reduction of another type or operation than the sweep's would
+     * make the JIT recompile the sweep's reduction loop for both (deoptimisations in the timed runs).
+     */
+    private final class Sync {
+        private final Communicator comm;
+        private final HostStream stream;
+        private final MemorySegment word;
+
+        Sync(Communicator comm, HostStream stream, MemorySegment word) {
+            this.comm = comm;
+            this.stream = stream;
+            this.word = word;
+        }
+
+        boolean crossProcess() {
+            return options.processes() > 1;
+        }
+
+        void await() throws Aborted {
+            if (crossProcess()) {
+                sum(0);
+            } else if (barrier.arriveAndAwaitAdvance() < 0) {
+                throw new Aborted();
+            }
+        }
+
+        /** Rank 0's {@code iters}, on every rank (after a barrier). */
+        int shareIters(int iters) throws Aborted {
+            if (!crossProcess()) {
+                await();
+                return timedIters;
+            }
+            gather(iters);
+            return (int) word.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 1);
+        }
+
+        /** Every rank's {@code v}, at words 1..n of {@code word}. */
+        private void gather(long v) {
+            word.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 0, v);
+            comm.allGather(word.asSlice(0, 8), word.asSlice(8), 1, io.jccl.DataType.INT64, stream);
+            stream.synchronize();
+        }
+
+        long sum(long v) {
+            gather(v);
+            long sum = 0;
+            for (int r = 1; r <= comm.size(); r++) {
+                sum += word.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, r);
+            }
+            return sum;
+        }
+
+        double max(double v) {
+            gather(Double.doubleToRawLongBits(v));
+            double max = Double.NEGATIVE_INFINITY;
+            for (int r = 1; r <= comm.size(); r++) {
+                max = Math.max(max, Double.longBitsToDouble(word.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, r)));
+            }
+            return max;
         }
     }
 

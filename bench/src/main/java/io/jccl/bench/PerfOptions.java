@@ -11,8 +11,10 @@ import java.util.List;
 /**
  * The options of {@code jccl perf}, named and defaulted as nccl-tests names them, except the sizes:
  * nccl-tests sweeps 32M..32M by default, jccl 8 B..64 MiB, so that a bare run shows both the
- * latency end and the bandwidth end of the curve. {@code ranks} are threads of this JVM.
+ * latency end and the bandwidth end of the curve.
  *
+ * @param ranks     all ranks of the sweep: {@code processes} processes of {@link #threads()} threads each
+ * @param processes processes the ranks are spread over (-p; 1: threads of this JVM)
  * @param minBytes  first size (-b); each next size is the previous times {@code stepFactor} (-f)
  * @param minMillis least time the timed iterations of one size and mode take (-T): more than -n run
  *                  when -n would be shorter (0: exactly -n). A JVM on few cores needs a few thousand
@@ -24,14 +26,17 @@ import java.util.List;
  * @param plot      where to draw busbw against size as SVG (--plot), one line per algorithm/protocol
  *                  the configuration allows (each swept on its own, forced), and the tuned choice; or null
  */
-public record PerfOptions(Collective collective, int ranks, long minBytes, long maxBytes, int stepFactor,
+public record PerfOptions(Collective collective, int ranks, int processes, long minBytes, long maxBytes, int stepFactor,
                           DataType type, RedOp op, int root, int iters, int warmup, int minMillis, int jitWarmup,
                           int check, Path json, Path plot) {
 
     static final String USAGE = """
             usage: jccl perf COLLECTIVE [options]
               COLLECTIVE: allreduce allgather reducescatter broadcast reduce alltoall gather scatter sendrecv
-              -t, --nthreads N       ranks, one thread each in this JVM (default 2)
+              -t, --nthreads N       ranks per process, one thread each (default 2; with -p, 1)
+              -p, --nprocs P         start P processes of this host (one JVM each, ranks talk through
+                                     /dev/shm); under mpirun, torchrun or srun each process is one
+                                     launcher rank and -p is not given (default 1)
               -b, --minbytes SIZE    smallest size, like 8, 1K, 64M, 1G (default 8; nccl-tests: 32M)
               -e, --maxbytes SIZE    largest size (default 64M; nccl-tests: 32M)
               -f, --stepfactor F     multiply the size by F each step (default 2)
@@ -54,12 +59,21 @@ public record PerfOptions(Collective collective, int ranks, long minBytes, long 
 
     /** Parses the arguments that follow {@code perf}; the first one names the collective. */
     public static PerfOptions parse(List<String> args) {
+        return parse(args, System.getenv());
+    }
+
+    /**
+     * As {@link #parse(List)}; {@code env} decides only the default of {@code -t}: 1 under a
+     * launcher (mpirun, torchrun, srun, {@code -p}), where each process is a rank, else 2.
+     */
+    public static PerfOptions parse(List<String> args, java.util.Map<String, String> env) {
         if (args.isEmpty()) {
             throw new UsageException("jccl perf: missing COLLECTIVE (one of " + COLLECTIVES + ")");
         }
         Collective collective = collective(args.getFirst());
         ArgReader r = new ArgReader("perf", args.subList(1, args.size()));
-        int ranks = 2;
+        int threads = -1;
+        int processes = 1;
         long minBytes = 8;
         long maxBytes = 64L << 20;
         int stepFactor = 2;
@@ -74,9 +88,10 @@ public record PerfOptions(Collective collective, int ranks, long minBytes, long 
         Path json = null;
         Path plot = null;
         while (r.hasNext()) {
-            String o = r.option("tbefdornwcT");
+            String o = r.option("tpbefdornwcT");
             switch (o) {
-                case "-t", "--nthreads" -> ranks = r.intValue(o, 1, 4096);
+                case "-t", "--nthreads" -> threads = r.intValue(o, 1, 4096);
+                case "-p", "--nprocs" -> processes = r.intValue(o, 1, 1024);
                 case "-b", "--minbytes" -> minBytes = r.bytesValue(o);
                 case "-e", "--maxbytes" -> maxBytes = r.bytesValue(o);
                 case "-f", "--stepfactor" -> stepFactor = r.intValue(o, 2, 1 << 20);
@@ -111,10 +126,16 @@ public record PerfOptions(Collective collective, int ranks, long minBytes, long 
         if (minBytes > maxBytes) {
             throw r.error("option -b (" + minBytes + " bytes) is larger than option -e (" + maxBytes + " bytes)");
         }
+        if (threads < 0) {
+            boolean launched = env.containsKey("JCCL_RANK") || env.containsKey("OMPI_COMM_WORLD_RANK")
+                    || env.containsKey("SLURM_PROCID") || env.containsKey("WORLD_SIZE");
+            threads = processes == 1 && !launched ? 2 : 1;
+        }
+        int ranks = threads * processes;
         if (collective.rooted() && root >= ranks) {
             throw r.error("option -r: root " + root + " is not a rank of 0.." + (ranks - 1));
         }
-        return new PerfOptions(collective, ranks, minBytes, maxBytes, stepFactor, type, op, root, iters, warmup, minMillis,
+        return new PerfOptions(collective, ranks, processes, minBytes, maxBytes, stepFactor, type, op, root, iters, warmup, minMillis,
                 jitWarmup, check, json, plot);
     }
 
@@ -126,6 +147,17 @@ public record PerfOptions(Collective collective, int ranks, long minBytes, long 
         } catch (IllegalArgumentException e) {
             throw new UsageException("jccl perf: '" + name + "' is not a collective (one of " + COLLECTIVES + ")");
         }
+    }
+
+    /** Ranks of each process (-t). */
+    public int threads() {
+        return ranks / processes;
+    }
+
+    /** These options for a sweep over {@code processes} processes of {@link #threads()} ranks each. */
+    public PerfOptions withProcesses(int processes) {
+        return new PerfOptions(collective, threads() * processes, processes, minBytes, maxBytes, stepFactor, type, op, root,
+                iters, warmup, minMillis, jitWarmup, check, json, plot);
     }
 
     /** The sizes of the sweep: minBytes, times stepFactor, while not above maxBytes. */

@@ -36,8 +36,9 @@ final class PerfTable {
     /** The lines above the table. {@code algorithms} holds the library's choice for each size (algorithm/protocol). */
     static String header(PerfOptions o, double memcpyGBps, List<Long> sizes, List<String> algorithms, String config) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "# jccl perf %s: %d rank(s) as threads of this JVM, host engine%n",
-                o.collective().cliName(), o.ranks()));
+        b.append(String.format(Locale.ROOT, "# jccl perf %s: %d rank(s) as %s, host engine%n", o.collective().cliName(),
+                o.ranks(), o.processes() == 1 ? "threads of this JVM"
+                        : o.processes() + " processes of " + o.threads() + " thread(s), shared memory between them"));
         b.append(String.format(Locale.ROOT,
                 "# minBytes %d maxBytes %d step: %d(factor) warmup iters: %d iters: %d validation: %d%n",
                 o.minBytes(), o.maxBytes(), o.stepFactor(), o.warmup(), o.iters(), o.check()));

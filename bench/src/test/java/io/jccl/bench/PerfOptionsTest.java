@@ -12,7 +12,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class PerfOptionsTest {
     private static PerfOptions parse(String... args) {
-        return PerfOptions.parse(List.of(args));
+        return PerfOptions.parse(List.of(args), java.util.Map.of());
+    }
+
+    @Test
+    void processesMultiplyTheRanksAndDefaultToOneThreadEach() {
+        PerfOptions o = parse("allreduce", "-p", "3");
+        assertThat(o.ranks()).isEqualTo(3);
+        assertThat(o.processes()).isEqualTo(3);
+        assertThat(o.threads()).isEqualTo(1);
+        o = parse("allreduce", "-p", "2", "-t", "3");
+        assertThat(o.ranks()).isEqualTo(6);
+        assertThat(o.threads()).isEqualTo(3);
+        assertThat(o.withProcesses(4).ranks()).isEqualTo(12);
+        // Under a launcher each process is one rank unless -t says otherwise.
+        assertThat(PerfOptions.parse(List.of("allreduce"), java.util.Map.of("OMPI_COMM_WORLD_RANK", "0")).ranks()).isEqualTo(1);
+        assertThat(parse("allreduce").ranks()).isEqualTo(2);
+        assertThatThrownBy(() -> parse("allreduce", "-p", "0")).hasMessageContaining("-p");
+        assertThatThrownBy(() -> parse("broadcast", "-p", "2", "-r", "2")).hasMessageContaining("-r");
     }
 
     @Test

@@ -60,27 +60,39 @@ public final class Tuner {
      * configuration every rank shares; reads its tuning file if it names one.
      */
     public static Tuner create(Config config, int nranks, int nNodes) {
-        TuningTable table = null;
-        TunerRules rules = null;
         Path f = config.tuningFile();
+        String text = null;
         if (f != null) {
-            String text;
             try {
                 text = Files.readString(f);
             } catch (IOException e) {
                 throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_TUNING_FILE", "cannot be read: " + f + ": " + e);
             }
+        }
+        return create(config, nranks, nNodes, Runtime.getRuntime().availableProcessors(), text);
+    }
+
+    /**
+     * The tuner of ranks in several processes, from what rank 0 gave them all at init: its
+     * configuration, its core count and the contents of its tuning file ({@code tuningText}, null
+     * for none; {@code config.tuningFile()} names it in messages).
+     */
+    public static Tuner create(Config config, int nranks, int nNodes, int cores, String tuningText) {
+        TuningTable table = null;
+        TunerRules rules = null;
+        if (tuningText != null) {
+            String source = String.valueOf(config.tuningFile());
             try {
-                if (text.stripLeading().startsWith("{")) {
-                    table = TuningTable.parse(text);
+                if (tuningText.stripLeading().startsWith("{")) {
+                    table = TuningTable.parse(tuningText);
                 } else {
-                    rules = TunerRules.parse(text, f.toString());
+                    rules = TunerRules.parse(tuningText, source);
                 }
             } catch (IllegalArgumentException e) {
-                throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_TUNING_FILE", f + ": " + e.getMessage());
+                throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_TUNING_FILE", source + ": " + e.getMessage());
             }
         }
-        return new Tuner(config, nranks, nNodes, Runtime.getRuntime().availableProcessors(), CostModel.HOST, table, rules);
+        return new Tuner(config, nranks, nNodes, cores, CostModel.HOST, table, rules);
     }
 
     /** A tuner with an explicit model, table and machine (for tests and the calibrator's checks). */

@@ -17,7 +17,12 @@ import java.util.concurrent.locks.LockSupport;
  * the awaited thread may need this very core, and under Linux's CFS a yield often hands the core
  * straight back (two ranks on one core then took over a millisecond a message).</li>
  * </ul>
- * {@link #pause()} answers false once the wait has lasted past its deadline or the domain was
+ * A FIFO shared with another process cannot be woken from there: its waits poll, sleeping at most
+ * {@link #SHARED_MAX_PARK_NANOS} at a time, and give up when the other process died (a final look
+ * still takes what it wrote before) or aborted the communicator (the FIFO's abort word). Any wait
+ * of a communicator one of whose processes died gives up after {@link #LOST_GRACE_NANOS}.
+ *
+ * <p>{@link #pause()} answers false once the wait has lasted past its deadline or the domain was
  * aborted, so that the caller can fail with its own context. One per thread, reused.
  */
 final class Backoff {
@@ -27,6 +32,9 @@ final class Backoff {
     private static final long DEDICATED_YIELD_NANOS = 10_000_000;
     private static final long MIN_PARK_NANOS = 10_000;
     private static final long MAX_PARK_NANOS = 1_000_000;
+    private static final long SHARED_MAX_PARK_NANOS = 50_000;
+    /** How long any wait goes on once a process of the communicator is known dead. */
+    static final long LOST_GRACE_NANOS = 2_000_000_000L;
     private static final int CORES = Runtime.getRuntime().availableProcessors();
     /** Threads of this process running an operation's lane right now. */
     private static final java.util.concurrent.atomic.AtomicInteger RUNNERS = new java.util.concurrent.atomic.AtomicInteger();
@@ -38,6 +46,9 @@ final class Backoff {
     private long spinNanos;
     private boolean dedicated;
     private long parkNanos;
+    /** Why the last wait gave up besides deadline and local abort: the lost rank (or -1), another process's abort word (or 0). */
+    private int lostPeer = -1;
+    private long remoteAbort;
 
     Backoff(long timeoutNanos, HostDomain domain) {
         this.timeoutNanos = timeoutNanos;
@@ -58,6 +69,18 @@ final class Backoff {
         iteration = 0;
         startNanos = 0;
         parkNanos = MIN_PARK_NANOS;
+        lostPeer = -1;
+        remoteAbort = 0;
+    }
+
+    /** The rank whose process died, when that ended the last wait; -1 otherwise. */
+    int lostPeer() {
+        return lostPeer;
+    }
+
+    /** The abort word of another process that ended the last wait; 0 otherwise. */
+    long remoteAbort() {
+        return remoteAbort;
     }
 
     /** Whether the wait has reached its parking phase. */
@@ -70,6 +93,9 @@ final class Backoff {
      * other side's publish or release wakes it at once (the timed park bounds a missed wake).
      */
     boolean pause(Fifo f, boolean forData) {
+        if (f.shared) {
+            return pauseShared(f, forData);
+        }
         if (!parking()) {
             return pause();
         }
@@ -95,8 +121,33 @@ final class Backoff {
         }
     }
 
+    /** Polls a FIFO shared with another process (no wake-up can come from there). */
+    private boolean pauseShared(Fifo f, boolean forData) {
+        if ((iteration & 63) == 63) {
+            long word = f.abortWord();
+            if (word != 0) {
+                remoteAbort = word;
+                return false;
+            }
+            int peer = forData ? f.from : f.to;
+            if (domain.peers.lost() == peer) {
+                // What it wrote before it died is still there.
+                if (forData ? f.hasData() : f.hasRoom()) {
+                    return true;
+                }
+                lostPeer = peer;
+                return false;
+            }
+        }
+        return pause(SHARED_MAX_PARK_NANOS);
+    }
+
     /** Waits a little; false when the wait is over its deadline or the domain was aborted. */
     boolean pause() {
+        return pause(MAX_PARK_NANOS);
+    }
+
+    private boolean pause(long maxPark) {
         int i = iteration++;
         if (i < 64) {
             Thread.onSpinWait();
@@ -111,13 +162,20 @@ final class Backoff {
         if ((i & 7) == 0 && (domain.aborted() || now - startNanos > timeoutNanos)) {
             return false;
         }
+        if ((i & 1023) == 0 && domain.peers != null && now - startNanos > LOST_GRACE_NANOS) {
+            int lost = domain.peers.lost();
+            if (lost >= 0) {
+                lostPeer = lost;
+                return false;
+            }
+        }
         long waited = now - startNanos;
         if (waited <= spinNanos) {
             Thread.onSpinWait();
         } else if (dedicated && waited <= DEDICATED_YIELD_NANOS) {
             Thread.yield();
         } else {
-            LockSupport.parkNanos(parkNanos);
+            LockSupport.parkNanos(Math.min(parkNanos, maxPark));
             parkNanos = Math.min(MAX_PARK_NANOS, parkNanos * 2);
         }
         return true;

@@ -24,6 +24,13 @@ abstract sealed class Fifo permits SimpleFifo, LineFifo {
     static final long TAIL = 64;
     /** Where the slots start: counters and per-protocol words before, each on its own cache line. */
     static final long SLOTS = 256;
+    /** Shared-memory FIFOs only: how many sides mapped the file (the second unlinks it). */
+    static final long ATTACHED = 192;
+    /**
+     * Shared-memory FIFOs only: non-zero once a process of the communicator aborted it: the aborting
+     * rank + 1 in the low half, the rank it lost + 1 (0: none) in the high half.
+     */
+    static final long ABORT = 200;
     static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     final Protocol protocol;
@@ -33,27 +40,49 @@ abstract sealed class Fifo permits SimpleFifo, LineFifo {
     /** Bytes of one slot, as the protocol lays it out (lines and flags included). */
     final long slotBytes;
     final MemorySegment mem;
+    /** True when the other side is in another process (shared memory): no references, no wake-ups. */
+    final boolean shared;
     /** The thread parked waiting for data, or for room: woken at once by the other side. */
     volatile Thread dataWaiter;
     volatile Thread roomWaiter;
 
-    Fifo(Protocol protocol, Arena arena, int channel, int from, int to, long slotBytes) {
+    /** Over {@code shm} (zero-filled, {@link #bytes} long) when given, else over fresh memory of {@code arena}. */
+    Fifo(Protocol protocol, Arena arena, MemorySegment shm, int channel, int from, int to, long slotBytes) {
         this.protocol = protocol;
         this.channel = channel;
         this.from = from;
         this.to = to;
         this.slotBytes = slotBytes;
-        this.mem = arena.allocate(SLOTS + Protocol.STEPS * slotBytes, 4096);
+        this.shared = shm != null;
+        this.mem = shm != null ? shm : arena.allocate(bytes(slotBytes), 4096);
+    }
+
+    /** Bytes of a FIFO's memory (counters and slots) with slots of {@code slotBytes}. */
+    static long bytes(long slotBytes) {
+        return SLOTS + Protocol.STEPS * slotBytes;
     }
 
     /** A FIFO of {@code protocol} with a connection buffer of {@code buffSize} bytes, in {@code arena}. */
     static Fifo create(Protocol protocol, Arena arena, int channel, int from, int to, long buffSize) {
+        return over(protocol, arena, null, channel, from, to, buffSize);
+    }
+
+    /**
+     * A FIFO over memory shared with another process ({@code shm}, zero-filled at first, of
+     * {@link #bytes}({@code protocol.slotBytes(buffSize)})); staging buffers come from {@code arena}.
+     */
+    static Fifo over(Protocol protocol, Arena arena, MemorySegment shm, int channel, int from, int to, long buffSize) {
         long slot = protocol.slotBytes(buffSize);
         return switch (protocol) {
-            case SIMPLE -> new SimpleFifo(arena, channel, from, to, slot);
-            case LL -> new LlFifo(arena, channel, from, to, slot);
-            case LL128 -> new Ll128Fifo(arena, channel, from, to, slot);
+            case SIMPLE -> new SimpleFifo(arena, shm, channel, from, to, slot);
+            case LL -> new LlFifo(arena, shm, channel, from, to, slot);
+            case LL128 -> new Ll128Fifo(arena, shm, channel, from, to, slot);
         };
+    }
+
+    /** Shared memory: the abort word ({@link #ABORT}), 0 while no process aborted. */
+    final long abortWord() {
+        return (long) LONG.getVolatile(mem, ABORT);
     }
 
     final long head() {

@@ -40,7 +40,7 @@ public final class HostComm {
     private volatile Throwable failure;
     private volatile boolean closed;
 
-    private HostComm(HostDomain domain, int rank, Config config) {
+    HostComm(HostDomain domain, int rank, Config config) {
         this.domain = domain;
         this.config = config;
         this.rank = rank;
@@ -56,9 +56,68 @@ public final class HostComm {
         int n = configs.size();
         HostDomain d = new HostDomain(n, configs.getFirst());
         for (int r = 0; r < n; r++) {
-            d.comms[r] = new HostComm(d, r, configs.get(r));
+            d.join(new HostComm(d, r, configs.get(r)));
         }
         return d.comms.clone();
+    }
+
+    /** Domains of this process whose local ranks are still joining, by communicator id. */
+    private static final java.util.concurrent.ConcurrentHashMap<Long, HostDomain> JOINING = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * This process's rank of a communicator whose ranks {@code bootstrap} found, perhaps in several
+     * processes: rank 0's plan-deciding settings and tuning file reach every rank (one all-gather),
+     * ranks that are threads of this process share a domain (each calls this from its own thread),
+     * and a barrier ends init once every rank has joined its domain. Collective over the bootstrap.
+     */
+    public static HostComm join(io.jccl.bootstrap.Bootstrap bootstrap, Config config) {
+        int rank = bootstrap.rank();
+        int n = bootstrap.size();
+        byte[][] all = bootstrap.allGather(rank == 0 ? SharedSettings.of(config).encode() : new byte[0]);
+        SharedSettings s = SharedSettings.decode(all[0], rank);
+        PeerProcesses peers = new PeerProcesses(s.commId(), bootstrap.peers(), bootstrap.peer(rank));
+        boolean others = false;
+        for (int r = 0; r < n; r++) {
+            others |= peers.shm(r);
+        }
+        HostDomain d = JOINING.computeIfAbsent(s.commId(), id -> {
+            Config shared = s.applyTo(config);
+            return new HostDomain(n, shared, io.jccl.tune.Tuner.create(shared, n, bootstrap.locality().hosts(), s.cores(),
+                    s.tuningText()), peers);
+        });
+        if (others && rank == peers.localRanks()[0]) {
+            ShmFiles.removeStale();
+        }
+        HostComm c = new HostComm(d, rank, config);
+        d.join(c);
+        if (bootstrap.locality().hosts() > 1) {
+            try {
+                // Every rank contributes its process's listener for connections from other hosts.
+                NetProxy net = d.net(() -> new NetProxy(d, bootstrap.peer(rank).addresses().getFirst(), s.commId(), s.netToken(), rank));
+                java.net.InetSocketAddress mine = net.address();
+                byte[][] addrs = bootstrap.allGather((mine.getAddress().getHostAddress() + " " + mine.getPort())
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                for (int r = 0; r < n; r++) {
+                    String[] hp = new String(addrs[r], java.nio.charset.StandardCharsets.US_ASCII).split(" ");
+                    net.setAddress(r, new java.net.InetSocketAddress(java.net.InetAddress.ofLiteral(hp[0]), Integer.parseInt(hp[1])));
+                }
+            } catch (RuntimeException e) {
+                c.close();
+                throw e;
+            }
+        }
+        synchronized (d) {
+            if (java.util.Arrays.stream(peers.localRanks()).allMatch(r -> d.comms[r] != null)) {
+                JOINING.remove(s.commId(), d);
+            }
+        }
+        try {
+            bootstrap.barrier();
+        } catch (RuntimeException e) {
+            c.close();
+            throw e;
+        }
+        return c;
     }
 
     public int rank() {
@@ -201,7 +260,7 @@ public final class HostComm {
         if (failure == null) {
             failure = e;
         }
-        domain.abort("rank " + rank + " failed: " + e.getMessage());
+        domain.abort("rank " + rank + " failed: " + e.getMessage(), rank, -1);
     }
 
     private void run(Work w) {
@@ -224,7 +283,7 @@ public final class HostComm {
             lane0.run(w);
         } catch (Throwable e) {
             mine = e;
-            domain.abort("rank " + rank + " failed: " + e.getMessage());
+            domain.abort("rank " + rank + " failed: " + e.getMessage(), rank, -1);
         }
         // The lanes' own waits have deadlines, so this one needs none; it sleeps (at most 100 µs at
         // a time) rather than spin, so as not to take a core from the lanes it waits for.
@@ -251,7 +310,7 @@ public final class HostComm {
 
     /** Makes this rank's and every peer's pending and future operations fail. */
     public void abort() {
-        domain.abort("rank " + rank + " called abort");
+        domain.abort("rank " + rank + " called abort", rank, -1);
     }
 
     /** Stops the lane workers and frees the FIFOs this rank receives on. Idempotent. */
@@ -266,5 +325,6 @@ public final class HostComm {
             }
         }
         arena.close();
+        domain.leave();
     }
 }

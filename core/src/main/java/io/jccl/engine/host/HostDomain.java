@@ -1,16 +1,22 @@
 package io.jccl.engine.host;
 
 import io.jccl.Config;
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
 import io.jccl.proto.Protocol;
 import io.jccl.tune.Tuner;
+
+import java.lang.foreign.Arena;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * What the ranks of one {@code initAll} share: their FIFOs (each allocated from its receiver's
- * arena when first used), the plans they compute alike (so each is made once), and the abort flag
- * that makes every rank's waits give up as soon as one rank fails.
+ * What the ranks of one communicator in this process share: their FIFOs (each allocated when first
+ * used: from the receiver's arena between ranks of this process, in a {@code /dev/shm} file mapped
+ * by both sides between processes of one host), the plans they compute alike (so each is made
+ * once), and the abort flag that makes every local rank's waits give up as soon as one rank fails
+ * (written into the shared FIFOs too, so that the other processes give up as well).
  */
 final class HostDomain {
     /** Highest channel index a plan may use (tree lanes are doubled for the split tree). */
@@ -27,14 +33,54 @@ final class HostDomain {
     private final ConcurrentHashMap<HostPlanner.CallKey, HostPlanner.Planned> plans = new ConcurrentHashMap<>();
     /** Chooses every call's algorithm, protocol and channels; built once from the shared configuration. */
     final Tuner tuner;
+    /** Where the ranks run when they span processes; null when all are threads of this process. */
+    final PeerProcesses peers;
+    /** The shared-memory FIFOs this process mapped (their abort words carry an abort to the other processes). */
+    private final java.util.List<Fifo> sharedFifos = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile String abortCause;
+    private volatile int lostRank = -1;
+    /** The socket transport, when some ranks are on other hosts (set once at init); else null. */
+    private volatile NetProxy net;
+    /** Local ranks that joined and have not closed yet (the last one removes leftover files). */
+    private int open;
 
     HostDomain(int nranks, Config config) {
+        this(nranks, config, Tuner.create(config, nranks, 1), null);
+    }
+
+    HostDomain(int nranks, Config config, Tuner tuner, PeerProcesses peers) {
         this.nranks = nranks;
         this.config = config;
         this.slotBytes = Protocol.SIMPLE.slotBytes(config.buffSize());
         this.comms = new HostComm[nranks];
-        this.tuner = Tuner.create(config, nranks, 1);
+        this.tuner = tuner;
+        this.peers = peers;
+    }
+
+    /** Counts a local rank in; {@link #leave} counts it out. */
+    synchronized void join(HostComm c) {
+        comms[c.rank()] = c;
+        open++;
+    }
+
+    /** Counts a closing local rank out; the last one removes the files no peer mapped. */
+    void leave() {
+        boolean last;
+        synchronized (this) {
+            last = --open == 0;
+        }
+        if (last && peers != null) {
+            ShmFiles.removeAll(peers.commId);
+            NetProxy n = net;
+            if (n != null) {
+                n.close();
+            }
+        }
+    }
+
+    /** The rank a process of which died, as the first failure saw it, or -1. */
+    int lostRank() {
+        return lostRank;
     }
 
     boolean aborted() {
@@ -45,10 +91,31 @@ final class HostDomain {
         return abortCause;
     }
 
-    /** Makes every wait of every rank give up; the first cause is kept. */
-    synchronized void abort(String cause) {
-        if (abortCause == null) {
+    /**
+     * Makes every wait of every local rank give up (the first cause is kept), and those of the other processes through the
+     * abort word of every shared FIFO this process mapped ({@code by}: the rank that failed or
+     * aborted, {@code lost}: the rank whose death caused it, or -1).
+     */
+    void abort(String cause, int by, int lost) {
+        synchronized (this) {
+            if (abortCause != null) {
+                return;
+            }
+            if (lost >= 0) {
+                lostRank = lost;
+            }
             abortCause = cause;
+        }
+        long word = ((long) (lost + 1) << 32) | ((by + 1) & 0xFFFF_FFFFL);
+        for (Fifo f : sharedFifos) {
+            try {
+                Fifo.LONG.compareAndSet(f.mem, Fifo.ABORT, 0L, word);
+            } catch (IllegalStateException e) {
+                // its arena is closed: that rank is gone, and its peers were told when it went
+            }
+        }
+        if (peers != null) {
+            ShmFiles.abortAll(peers.commId, word);
         }
     }
 
@@ -69,11 +136,52 @@ final class HostDomain {
             synchronized (this) {
                 f = perChannel.get(i);
                 if (f == null) {
-                    f = Fifo.create(protocol, comms[to].arena(), channel, from, to, config.buffSize(protocol));
+                    f = peers == null || (peers.inProcess(from) && peers.inProcess(to))
+                            ? Fifo.create(protocol, comms[to].arena(), channel, from, to, config.buffSize(protocol))
+                            : peers.shm(peers.inProcess(to) ? from : to) ? shared(protocol, channel, from, to)
+                            : overNetwork(protocol, channel, from, to);
                     perChannel.set(i, f);
                 }
             }
         }
+        return f;
+    }
+
+    /** The socket transport of this domain, made by the first local rank that asks ({@code make}). */
+    synchronized NetProxy net(java.util.function.Supplier<NetProxy> make) {
+        if (net == null) {
+            net = make.get();
+        }
+        return net;
+    }
+
+    /**
+     * A FIFO to or from a rank on another host: an in-process FIFO whose other end is a proxy
+     * thread of the socket transport (started here on the sender's side, by the accepted
+     * connection on the receiver's).
+     */
+    private Fifo overNetwork(Protocol protocol, int channel, int from, int to) {
+        int local = peers.inProcess(to) ? to : from;
+        NetProxy n = net;
+        if (n == null) {
+            throw new JcclException(ErrorCode.INTERNAL_ERROR, local, "no socket transport for " + peers.describe(local == to ? from : to));
+        }
+        Fifo f = Fifo.create(protocol, comms[local].arena(), channel, from, to, config.buffSize(protocol));
+        if (local == from) {
+            n.startSend(f);
+        }
+        return f;
+    }
+
+    /** A FIFO to or from a rank of another process of this host, in a {@code /dev/shm} file. */
+    private Fifo shared(Protocol protocol, int channel, int from, int to) {
+        int local = peers.inProcess(to) ? to : from;
+        long buff = config.buffSize(protocol);
+        java.nio.file.Path path = ShmFiles.path(peers.commId, protocol, channel, from, to, peers.pid(from), peers.pid(to));
+        Arena arena = comms[local].arena();
+        java.lang.foreign.MemorySegment shm = ShmFiles.attach(path, Fifo.bytes(protocol.slotBytes(buff)), arena, local);
+        Fifo f = Fifo.over(protocol, arena, shm, channel, from, to, buff);
+        sharedFifos.add(f);
         return f;
     }
 

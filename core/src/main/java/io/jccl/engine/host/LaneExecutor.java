@@ -157,8 +157,9 @@ final class LaneExecutor {
                 }
             }
         }
-        // Only Simple slots can name the sender's memory instead of holding the data.
-        boolean referable = w.protocol() == Protocol.SIMPLE && bytes >= REFERENCE_MIN_BYTES;
+        // Only Simple slots can name the sender's memory instead of holding the data, and only to
+        // a receiver of this process.
+        boolean referable = w.protocol() == Protocol.SIMPLE && bytes >= REFERENCE_MIN_BYTES && !anyShared(out, ns);
         Reduction red = w.reduction();
         boolean preSrc = red != null && step.src() != null && step.src().buf() == Buf.INPUT;
         // Where the step's result lives once computed: a user buffer region, or the first send slot;
@@ -223,6 +224,15 @@ final class LaneExecutor {
         }
     }
 
+    private static boolean anyShared(Fifo[] fifos, int n) {
+        for (int k = 0; k < n; k++) {
+            if (fifos[k].shared) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** dst := post(pre(src)), or a plain copy when there is nothing to apply; no copy onto itself. */
     private static void transform(Reduction red, MemorySegment src, long srcOff, boolean pre, MemorySegment dst, long dstOff,
                                   long count, boolean post, long es) {
@@ -246,6 +256,24 @@ final class LaneExecutor {
     }
 
     private JcclException stuck(Work w, Step step, long tile, int index, String waitingFor) {
+        HostDomain d = comm.domain();
+        int lost = backoff.lostPeer();
+        if (lost >= 0) {
+            String msg = w.description() + ": lost " + d.peers.describe(lost) + ": its process died (lane " + lane
+                    + ", waiting for " + waitingFor + ")";
+            d.abort("rank " + comm.rank() + " lost rank " + lost, comm.rank(), lost);
+            return new JcclException(ErrorCode.REMOTE_ERROR, comm.rank(), msg);
+        }
+        long word = backoff.remoteAbort();
+        if (word != 0) {
+            int by = (int) word - 1;
+            int lostThere = (int) (word >>> 32) - 1;
+            String msg = w.description() + ": rank " + by + " aborted the communicator"
+                    + (lostThere >= 0 ? " after it lost " + d.peers.describe(lostThere) : "") + " (lane " + lane
+                    + ", waiting for " + waitingFor + ")";
+            d.abort(msg, comm.rank(), lostThere);
+            return new JcclException(ErrorCode.REMOTE_ERROR, comm.rank(), msg);
+        }
         if (backoff.aborted()) {
             return new JcclException(ErrorCode.REMOTE_ERROR, comm.rank(), w.description() + " aborted on channel lane "
                     + lane + " while waiting for " + waitingFor + ": " + comm.domain().abortCause());

@@ -57,7 +57,7 @@ final class LaneWorker {
                     executor.run(j.work);
                 } catch (Throwable e) {
                     j.failure.compareAndSet(null, e);
-                    comm.domain().abort("rank " + comm.rank() + " failed: " + e.getMessage());
+                    comm.domain().abort("rank " + comm.rank() + " failed: " + e.getMessage(), comm.rank(), -1);
                 } finally {
                     job = null;
                     j.remaining.decrementAndGet();

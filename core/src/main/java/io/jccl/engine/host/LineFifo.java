@@ -22,8 +22,8 @@ abstract sealed class LineFifo extends Fifo permits LlFifo, Ll128Fifo {
     long cursor;
     long size;
 
-    LineFifo(Protocol protocol, Arena arena, int channel, int from, int to, long slotBytes) {
-        super(protocol, arena, channel, from, to, slotBytes);
+    LineFifo(Protocol protocol, Arena arena, MemorySegment shm, int channel, int from, int to, long slotBytes) {
+        super(protocol, arena, shm, channel, from, to, slotBytes);
         this.capacity = slotBytes / protocol.lineBytes() * protocol.dataBytesPerLine() - Protocol.HEADER_BYTES;
         this.sendStage = arena.allocate(capacity, 64);
         this.recvStage = arena.allocate(capacity, 64);

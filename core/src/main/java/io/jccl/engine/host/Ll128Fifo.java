@@ -18,8 +18,8 @@ final class Ll128Fifo extends LineFifo {
     private static final int DATA = 120;
     private static final int FIRST = DATA - Protocol.HEADER_BYTES;
 
-    Ll128Fifo(Arena arena, int channel, int from, int to, long slotBytes) {
-        super(Protocol.LL128, arena, channel, from, to, slotBytes);
+    Ll128Fifo(Arena arena, MemorySegment shm, int channel, int from, int to, long slotBytes) {
+        super(Protocol.LL128, arena, shm, channel, from, to, slotBytes);
     }
 
     @Override

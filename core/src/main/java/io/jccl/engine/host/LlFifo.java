@@ -17,8 +17,8 @@ import java.lang.foreign.ValueLayout;
 final class LlFifo extends LineFifo {
     private static final ValueLayout.OfLong UNALIGNED = ValueLayout.JAVA_LONG_UNALIGNED;
 
-    LlFifo(Arena arena, int channel, int from, int to, long slotBytes) {
-        super(Protocol.LL, arena, channel, from, to, slotBytes);
+    LlFifo(Arena arena, MemorySegment shm, int channel, int from, int to, long slotBytes) {
+        super(Protocol.LL, arena, shm, channel, from, to, slotBytes);
     }
 
     private static long pair(long flagHigh, long word) {

@@ -22,8 +22,8 @@ final class SimpleFifo extends Fifo {
     private final MemorySegment[] refSegment = new MemorySegment[Protocol.STEPS];
     private final long[] refOffset = new long[Protocol.STEPS];
 
-    SimpleFifo(Arena arena, int channel, int from, int to, long slotBytes) {
-        super(Protocol.SIMPLE, arena, channel, from, to, slotBytes);
+    SimpleFifo(Arena arena, MemorySegment shm, int channel, int from, int to, long slotBytes) {
+        super(Protocol.SIMPLE, arena, shm, channel, from, to, slotBytes);
     }
 
     @Override

@@ -1,0 +1,101 @@
+package io.jccl.engine.host;
+
+import io.jccl.bootstrap.PeerInfo;
+
+import java.util.List;
+
+/**
+ * Where the ranks of a communicator that spans processes run, as the bootstrap found: which are
+ * threads of this process (in-process FIFOs), which are other processes of this host with the same
+ * {@code /dev/shm} (shared-memory FIFOs), and whether those processes are still alive. A process
+ * of this host that died is seen within {@link #CHECK_NANOS} of a wait asking.
+ */
+final class PeerProcesses {
+    private static final long CHECK_NANOS = 50_000_000;
+
+    /** Names this communicator's shared-memory files (from rank 0, so equal on every rank). */
+    final long commId;
+    private final boolean[] inProcess;
+    private final boolean[] shm;
+    /** Processes whose pid this one sees (not those of another pid namespace sharing /dev/shm): watched for death. */
+    private final boolean[] watched;
+    private final long[] pid;
+    private final String[] hostname;
+    private volatile long lastCheck;
+    private volatile int lost = -1;
+
+    PeerProcesses(long commId, List<PeerInfo> peers, PeerInfo me) {
+        int n = peers.size();
+        this.commId = commId;
+        this.inProcess = new boolean[n];
+        this.shm = new boolean[n];
+        this.watched = new boolean[n];
+        this.pid = new long[n];
+        this.hostname = new String[n];
+        for (int r = 0; r < n; r++) {
+            PeerInfo p = peers.get(r);
+            inProcess[r] = p.sameProcess(me);
+            shm[r] = !inProcess[r] && p.sameHost(me) && p.shmDevice() == me.shmDevice() && p.shmDevice() != -1;
+            pid[r] = p.pid();
+            watched[r] = shm[r] && ShmFiles.alive(p.pid());
+            hostname[r] = p.hostname();
+        }
+    }
+
+    boolean inProcess(int rank) {
+        return inProcess[rank];
+    }
+
+    /** Whether {@code rank} is another process of this host reachable through {@code /dev/shm}. */
+    boolean shm(int rank) {
+        return shm[rank];
+    }
+
+    long pid(int rank) {
+        return pid[rank];
+    }
+
+    /** How messages name a rank's process. */
+    String describe(int rank) {
+        return "rank " + rank + " (pid " + pid[rank] + " on " + hostname[rank] + ")";
+    }
+
+    /** The ranks of this process, ascending. */
+    int[] localRanks() {
+        int c = 0;
+        for (boolean b : inProcess) {
+            c += b ? 1 : 0;
+        }
+        int[] out = new int[c];
+        for (int r = 0, i = 0; r < inProcess.length; r++) {
+            if (inProcess[r]) {
+                out[i++] = r;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A rank whose process on this host has died, or -1: checks the processes at most every
+     * {@link #CHECK_NANOS} (a look at /proc each), whichever thread asks.
+     */
+    int lost() {
+        int l = lost;
+        if (l >= 0) {
+            return l;
+        }
+        long now = System.nanoTime();
+        long last = lastCheck;
+        if (now - last < CHECK_NANOS) {
+            return -1;
+        }
+        lastCheck = now;
+        for (int r = 0; r < pid.length; r++) {
+            if (watched[r] && !ShmFiles.alive(pid[r])) {
+                lost = r;
+                return r;
+            }
+        }
+        return -1;
+    }
+}

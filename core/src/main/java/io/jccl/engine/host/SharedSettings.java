@@ -1,0 +1,121 @@
+package io.jccl.engine.host;
+
+import io.jccl.Config;
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
+import io.jccl.proto.Protocol;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.stream.Collectors;
+
+/**
+ * What rank 0 gives every rank at init so that all plan alike: its plan-deciding settings (buffer
+ * sizes, JCCL_ALGO, JCCL_PROTO, channel bounds), its core count and the contents of its tuning file
+ * (the tuner decides from shared state only), a random id naming this communicator's
+ * shared-memory files, and a random token that the socket transport's connections present.
+ *
+ * @param tuningFile  rank 0's tuning file name (for messages), or null
+ * @param tuningText  its contents, or null
+ */
+record SharedSettings(long commId, byte[] netToken, long buffSize, long llBuffSize, long ll128BuffSize, String algorithms,
+                      String protocols, int minChannels, int maxChannels, int cores, String tuningFile,
+                      String tuningText) {
+    private static final int MAGIC = 0x4a43_5331; // "JCS1"
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** Rank 0's settings (reads its tuning file). */
+    static SharedSettings of(Config c) {
+        String text = null;
+        Path f = c.tuningFile();
+        if (f != null) {
+            try {
+                text = Files.readString(f);
+            } catch (IOException e) {
+                throw JcclException.invalidArgument(0, "JCCL_TUNING_FILE", "cannot be read: " + f + ": " + e);
+            }
+        }
+        long id = RANDOM.nextLong() & Long.MAX_VALUE;
+        byte[] token = new byte[16];
+        RANDOM.nextBytes(token);
+        return new SharedSettings(id == 0 ? 1 : id, token, c.buffSize(Protocol.SIMPLE), c.buffSize(Protocol.LL),
+                c.buffSize(Protocol.LL128), String.join(",", c.algorithms()),
+                c.protocols().stream().map(Protocol::id).collect(Collectors.joining(",")), c.minChannels(), c.maxChannels(),
+                Runtime.getRuntime().availableProcessors(), f == null ? null : f.toString(), text);
+    }
+
+    /** {@code own} with these plan-deciding settings; the rank keeps its timeout, debug level and the rest. */
+    Config applyTo(Config own) {
+        Config c = own.withBuffSize(Protocol.SIMPLE, buffSize).withBuffSize(Protocol.LL, llBuffSize)
+                .withBuffSize(Protocol.LL128, ll128BuffSize).withAlgorithms(algorithms).withProtocols(protocols)
+                .withChannels(minChannels, maxChannels);
+        return c.withTuningFile(tuningFile == null ? null : Path.of(tuningFile));
+    }
+
+    byte[] encode() {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        try (DataOutputStream o = new DataOutputStream(b)) {
+            o.writeInt(MAGIC);
+            o.writeLong(commId);
+            o.write(netToken);
+            o.writeLong(buffSize);
+            o.writeLong(llBuffSize);
+            o.writeLong(ll128BuffSize);
+            writeString(o, algorithms);
+            writeString(o, protocols);
+            o.writeInt(minChannels);
+            o.writeInt(maxChannels);
+            o.writeInt(cores);
+            writeString(o, tuningFile);
+            writeString(o, tuningText);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return b.toByteArray();
+    }
+
+    static SharedSettings decode(byte[] bytes, int rank) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+            if (in.readInt() != MAGIC) {
+                throw new IOException("not rank 0's settings");
+            }
+            SharedSettings s = new SharedSettings(in.readLong(), in.readNBytes(16), in.readLong(), in.readLong(), in.readLong(), readString(in),
+                    readString(in), in.readInt(), in.readInt(), in.readInt(), readString(in), readString(in));
+            if (in.read() != -1) {
+                throw new IOException("trailing bytes");
+            }
+            return s;
+        } catch (IOException e) {
+            throw new JcclException(ErrorCode.REMOTE_ERROR, rank, "rank 0's settings are malformed: " + e.getMessage(), e);
+        }
+    }
+
+    private static void writeString(DataOutputStream o, String s) throws IOException {
+        if (s == null) {
+            o.writeInt(-1);
+            return;
+        }
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        o.writeInt(b.length);
+        o.write(b);
+    }
+
+    private static String readString(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        if (n < 0) {
+            return null;
+        }
+        if (n > io.jccl.bootstrap.Bootstrap.MAX_MESSAGE) {
+            throw new IOException("a string of " + n + " bytes");
+        }
+        return new String(in.readNBytes(n), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,146 @@
+package io.jccl.engine.host;
+
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
+import io.jccl.proto.Protocol;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The files under {@code /dev/shm} that hold the FIFOs between ranks of one host in different
+ * processes. A FIFO's file is named by the communicator's id (agreed at init), the protocol, the
+ * channel, the two ranks and the two processes' pids:
+ * {@code jccl-<comm>-<proto>-c<channel>-<from>-<to>-<pidFrom>-<pidTo>}.
+ *
+ * <p>Whichever side uses the connection first creates the file (mode 600) and both map it: a
+ * fresh file is zero-filled, which is a FIFO's initial state in every protocol, so neither side
+ * waits for the other. Each side counts itself in the file's {@link Fifo#ATTACHED} word once
+ * mapped; the second one unlinks the file, so a healthy job leaves nothing behind while it runs.
+ * A file whose peer never came is removed when the communicator closes (all files of its id), and
+ * one left by processes killed before that is removed by the next communicator of this host whose
+ * init finds a pid in its name dead.
+ */
+final class ShmFiles {
+    static final Path DIR = Path.of("/dev/shm");
+    private static final String PREFIX = "jccl-";
+
+    private ShmFiles() {
+    }
+
+    /** Whether this host has a shared-memory file system at {@link #DIR}. */
+    static boolean available() {
+        return Files.isDirectory(DIR) && Files.isWritable(DIR);
+    }
+
+    static String prefix(long commId) {
+        return PREFIX + String.format(Locale.ROOT, "%016x", commId) + "-";
+    }
+
+    static Path path(long commId, Protocol p, int channel, int from, int to, long pidFrom, long pidTo) {
+        return DIR.resolve(prefix(commId) + p.id().toLowerCase(Locale.ROOT) + "-c" + channel + "-" + from + "-" + to + "-"
+                + pidFrom + "-" + pidTo);
+    }
+
+    /** Maps the FIFO file {@code path} ({@code bytes} long), creating it if the other side has not; unlinks it if the other side mapped it already. */
+    static MemorySegment attach(Path path, long bytes, Arena arena, int rank) {
+        MemorySegment seg;
+        try (FileChannel ch = FileChannel.open(path, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
+            // Mapping past the end grows the file (with zeros); both sides ask for the same size.
+            seg = ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new JcclException(ErrorCode.SYSTEM_ERROR, rank, "cannot map the shared-memory FIFO " + path + ": " + e, e);
+        }
+        if ((long) Fifo.LONG.getAndAdd(seg, Fifo.ATTACHED, 1L) == 1) {
+            delete(path);
+        }
+        return seg;
+    }
+
+    /**
+     * Writes {@code word} into the abort word of every FIFO file of communicator {@code commId} that
+     * still has a name, i.e. whose second side has not mapped it yet: a rank of another process
+     * may be waiting on it for a peer that will never come. Counts as that second side, so the
+     * file is unlinked.
+     */
+    static void abortAll(long commId, long word) {
+        forEach(prefix(commId), p -> {
+            try (Arena arena = Arena.ofConfined();
+                 FileChannel ch = FileChannel.open(p, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                if (ch.size() < Fifo.SLOTS) {
+                    return;
+                }
+                MemorySegment head = ch.map(FileChannel.MapMode.READ_WRITE, 0, Fifo.SLOTS, arena);
+                Fifo.LONG.compareAndSet(head, Fifo.ABORT, 0L, word);
+                if ((long) Fifo.LONG.getAndAdd(head, Fifo.ATTACHED, 1L) >= 1) {
+                    delete(p);
+                }
+            } catch (IOException e) {
+                // gone meanwhile: both sides mapped it, and they hear of the abort through their own
+            }
+        });
+    }
+
+    /** Removes every file of communicator {@code commId} (those whose peer never mapped them). */
+    static void removeAll(long commId) {
+        String prefix = prefix(commId);
+        forEach(prefix, ShmFiles::delete);
+    }
+
+    /** Removes jccl's FIFO files that name a process no longer alive; returns how many. */
+    static int removeStale() {
+        int[] removed = {0};
+        forEach(PREFIX, p -> {
+            String[] parts = p.getFileName().toString().split("-");
+            if (parts.length < 2) {
+                return;
+            }
+            try {
+                long a = Long.parseLong(parts[parts.length - 2]);
+                long b = Long.parseLong(parts[parts.length - 1]);
+                if (!alive(a) || !alive(b)) {
+                    delete(p);
+                    removed[0]++;
+                }
+            } catch (NumberFormatException e) {
+                // not a FIFO file of ours
+            }
+        });
+        return removed[0];
+    }
+
+    static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    private static void forEach(String prefix, java.util.function.Consumer<Path> action) {
+        if (!Files.isDirectory(DIR)) {
+            return;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(DIR, prefix + "*")) {
+            for (Path p : ds) {
+                action.accept(p);
+            }
+        } catch (IOException e) {
+            // Best effort: a directory we cannot list holds nothing we could remove.
+        }
+    }
+
+    private static void delete(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException e) {
+            // Another process's file, or gone already: nothing to clean.
+        }
+    }
+}

@@ -1,0 +1,246 @@
+package io.jccl;
+
+import io.jccl.bootstrap.BootstrapRoot;
+import io.jccl.bootstrap.Launch;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Ranks in separate JVMs of this host, talking through FIFOs in /dev/shm: every protocol and the
+ * main collectives checked, rank 0's configuration used by all, no file left behind, and a rank
+ * killed with SIGKILL named by the survivor within seconds, again leaving no file.
+ */
+@Timeout(120)
+class MultiProcessTest {
+    private static final Config LOOPBACK = Config.defaults().withSocketIfname("lo").withBootstrapTimeout(Duration.ofSeconds(60));
+
+    private static ProcessBuilder child(int rank, int n, BootstrapRoot root, String... args) {
+        return childOnHost(rank, n, root, null, args);
+    }
+
+    /** A rank's process; {@code hostId} non-null: the rank claims that host (ranks of other hosts talk over sockets). */
+    private static ProcessBuilder childOnHost(int rank, int n, BootstrapRoot root, String hostId, String... args) {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String cp = String.join(File.pathSeparator, Path.of("target", "classes").toAbsolutePath().toString(),
+                Path.of("target", "test-classes").toAbsolutePath().toString());
+        List<String> cmd = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
+                "-cp", cp, ProcessRank.class.getName()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().keySet().removeIf(k -> k.startsWith("JCCL_") || k.startsWith("OMPI_") || k.startsWith("SLURM_")
+                || k.equals("RANK") || k.equals("WORLD_SIZE") || k.startsWith("MASTER_"));
+        pb.environment().putAll(Launch.childEnvironment(root.id(), rank, n, rank, n));
+        pb.environment().put("JCCL_SOCKET_IFNAME", "lo");
+        pb.environment().put("JCCL_BOOTSTRAP_TIMEOUT", "60");
+        pb.environment().put("JCCL_TIMEOUT", "60");
+        if (hostId != null) {
+            pb.environment().put("JCCL_HOSTID", hostId);
+        }
+        pb.redirectErrorStream(true);
+        return pb;
+    }
+
+    /** The /dev/shm files of jccl that name one of these processes. */
+    private static List<Path> filesOf(List<Process> procs) throws IOException {
+        if (!Files.isDirectory(Path.of("/dev/shm"))) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(Path.of("/dev/shm"))) {
+            return s.filter(p -> {
+                String name = p.getFileName().toString();
+                return name.startsWith("jccl-") && procs.stream().anyMatch(pr -> name.endsWith("-" + pr.pid())
+                        || name.contains("-" + pr.pid() + "-"));
+            }).toList();
+        }
+    }
+
+    @Test
+    void ranksInTwoProcessesRunEveryProtocolThroughSharedMemoryAndLeaveNoFile() throws Exception {
+        int n = 2;
+        // A file a killed job left (its processes are gone): the next init on this host removes it.
+        Process dead = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-version")
+                .redirectErrorStream(true).start();
+        dead.getInputStream().readAllBytes();
+        assertThat(dead.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        Path stale = Path.of("/dev/shm", "jccl-00000000000000ff-ll-c0-0-1-" + dead.pid() + "-" + dead.pid());
+        Files.write(stale, new byte[4096]);
+
+        List<BootstrapRoot> roots = new ArrayList<>();
+        List<Process> procs = new ArrayList<>();
+        try {
+            for (int p = 0; p < 3; p++) {
+                roots.add(BootstrapRoot.start(LOOPBACK));
+            }
+            for (int r = 0; r < n; r++) {
+                procs.add(child(r, n, roots.getFirst(), "check", roots.get(0).id().encode(), roots.get(1).id().encode(),
+                        roots.get(2).id().encode()).start());
+            }
+            for (Process p : procs) {
+                assertThat(p.waitFor(100, TimeUnit.SECONDS)).as("child finished").isTrue();
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(p.exitValue()).as(out).isZero();
+                assertThat(out).contains("ok LL\n", "ok LL128\n", "ok Simple\n");
+            }
+            assertThat(filesOf(procs)).isEmpty();
+            assertThat(stale).doesNotExist();
+        } finally {
+            procs.forEach(Process::destroyForcibly);
+            roots.forEach(BootstrapRoot::close);
+            Files.deleteIfExists(stale);
+        }
+    }
+
+    @Test
+    void ranksOnTwoHostsMixSharedMemoryAndSocketsInEveryProtocol() throws Exception {
+        // Ranks 0 and 1 share host A (shared memory), rank 2 is on host B (sockets through loopback).
+        String[] hosts = {"A", "A", "B"};
+        int n = hosts.length;
+        List<BootstrapRoot> roots = new ArrayList<>();
+        List<Process> procs = new ArrayList<>();
+        try {
+            for (int p = 0; p < 3; p++) {
+                roots.add(BootstrapRoot.start(LOOPBACK));
+            }
+            for (int r = 0; r < n; r++) {
+                procs.add(childOnHost(r, n, roots.getFirst(), hosts[r], "check", roots.get(0).id().encode(), roots.get(1).id().encode(),
+                        roots.get(2).id().encode()).start());
+            }
+            for (Process p : procs) {
+                assertThat(p.waitFor(100, TimeUnit.SECONDS)).as("child finished").isTrue();
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(p.exitValue()).as(out).isZero();
+                assertThat(out).contains("ok LL\n", "ok LL128\n", "ok Simple\n");
+            }
+            assertThat(filesOf(procs)).isEmpty();
+        } finally {
+            procs.forEach(Process::destroyForcibly);
+            roots.forEach(BootstrapRoot::close);
+        }
+    }
+
+    @Test
+    void aKilledRankOnAnotherHostIsNamedThroughItsClosedConnection() throws Exception {
+        try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
+            List<Process> procs = new ArrayList<>();
+            try {
+                for (int r = 0; r < 2; r++) {
+                    procs.add(childOnHost(r, 2, root, "host" + r, "loop").start());
+                }
+                Process survivor = procs.getFirst();
+                Process killed = procs.get(1);
+                java.io.InputStream in = survivor.getInputStream();
+                StringBuilder sb = new StringBuilder();
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!sb.toString().contains("looping") && System.nanoTime() < until) {
+                    int c = in.read();
+                    if (c < 0) {
+                        break;
+                    }
+                    sb.append((char) c);
+                }
+                assertThat(sb.toString()).contains("looping");
+                Thread.sleep(200);
+                killed.destroyForcibly();
+                assertThat(survivor.waitFor(20, TimeUnit.SECONDS)).as("the survivor gave up").isTrue();
+                String out = sb + new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(survivor.exitValue()).as(out).isEqualTo(3);
+                assertThat(out).contains("lost its connection with rank 1 (pid " + killed.pid());
+            } finally {
+                procs.forEach(Process::destroyForcibly);
+            }
+        }
+    }
+
+    @Test
+    void anAbortInOneProcessFailsTheOthersNamingTheRankThatAborted() throws Exception {
+        try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
+            List<Process> procs = new ArrayList<>();
+            try {
+                for (int r = 0; r < 2; r++) {
+                    procs.add(child(r, 2, root, "abort").start());
+                }
+                long t0 = System.nanoTime();
+                Process waiter = procs.getFirst();
+                assertThat(waiter.waitFor(60, TimeUnit.SECONDS)).as("rank 0 gave up").isTrue();
+                String out = new String(waiter.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(waiter.exitValue()).as(out).isEqualTo(3);
+                assertThat(out).contains("rank 1 aborted the communicator");
+                // Rank 1 is still alive: the abort, not its death, ended rank 0's wait.
+                assertThat(procs.get(1).isAlive()).isTrue();
+                assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10 + 5));
+            } finally {
+                procs.forEach(Process::destroyForcibly);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1})
+    void aKilledRankIsNamedByTheOtherWithinSecondsAndNoFileIsLeft(int victim) throws Exception {
+        int n = 2;
+        try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
+            List<Process> procs = new ArrayList<>();
+            try {
+                List<CompletableFuture<String>> outputs = new ArrayList<>();
+                List<CompletableFuture<Void>> looping = new ArrayList<>();
+                for (int r = 0; r < n; r++) {
+                    Process p = child(r, n, root, "loop").start();
+                    procs.add(p);
+                    CompletableFuture<Void> started = new CompletableFuture<>();
+                    looping.add(started);
+                    CompletableFuture<String> output = new CompletableFuture<>();
+                    outputs.add(output);
+                    Thread.ofPlatform().daemon().start(() -> {
+                        StringBuilder sb = new StringBuilder();
+                        try (BufferedReader rd = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                            for (String line; (line = rd.readLine()) != null; ) {
+                                sb.append(line).append('\n');
+                                if (line.equals("looping")) {
+                                    started.complete(null);
+                                }
+                            }
+                        } catch (IOException e) {
+                            sb.append(e);
+                        }
+                        started.complete(null);
+                        output.complete(sb.toString());
+                    });
+                }
+                CompletableFuture.allOf(looping.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+                Thread.sleep(200);
+                Process killed = procs.get(victim);
+                Process survivor = procs.get(1 - victim);
+                long t0 = System.nanoTime();
+                killed.destroyForcibly();
+                assertThat(killed.waitFor(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(survivor.waitFor(20, TimeUnit.SECONDS)).as("the survivor gave up").isTrue();
+                Duration took = Duration.ofNanos(System.nanoTime() - t0);
+                String out = outputs.get(1 - victim).get(10, TimeUnit.SECONDS);
+                assertThat(survivor.exitValue()).as(out).isEqualTo(3);
+                assertThat(out).contains("looping").contains("lost rank " + victim + " (pid " + killed.pid());
+                assertThat(took).isLessThan(Duration.ofSeconds(10));
+                assertThat(filesOf(procs)).isEmpty();
+            } finally {
+                procs.forEach(Process::destroyForcibly);
+            }
+        }
+    }
+}
