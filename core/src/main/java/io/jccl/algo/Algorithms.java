@@ -46,6 +46,19 @@ public final class Algorithms {
         return g;
     }
 
+    /**
+     * The lanes (threads per rank on the host engine) a plan of {@code algorithm} on
+     * {@code channels} channels uses: tree algorithms run lanes in pairs (one per tree of the double
+     * binary tree), the split tree a reducing and a broadcasting lane for each.
+     */
+    public static int lanes(Algorithm algorithm, int channels) {
+        return switch (algorithm) {
+            case TREE -> TreeGenerators.treeLanes(channels);
+            case SPLIT_TREE -> 2 * TreeGenerators.treeLanes(channels);
+            default -> channels;
+        };
+    }
+
     /** Plans one call with one algorithm. */
     public static Plan plan(Call call, Algorithm algorithm, Channels channels, long maxMessage) {
         if (channels.nranks() != call.nranks()) {

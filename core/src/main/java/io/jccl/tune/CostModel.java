@@ -19,7 +19,7 @@ import io.jccl.proto.Protocol;
  * @param baseLatency  per algorithm (by ordinal) and protocol (by ordinal), µs
  * @param hopLatency   per algorithm and protocol, µs per hop inside a node
  * @param interHopLatency per algorithm and protocol, µs per hop between nodes
- * @param parkedHopLatency per protocol, µs per hop when the threads outnumber the cores
+ * @param parkedHopLatency per protocol, µs per hop and per thread per core when the threads outnumber the cores
  * @param channelBw    per protocol, GB/s one channel moves
  * @param maxBusBw     per protocol, GB/s the fabric carries whatever the channels
  */
@@ -53,6 +53,7 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
             hop[a][SIMPLE] = 0.2;
         }
         double[] parked = new double[np];
+        // 4 ranks on 2 cores (2 threads per core): ring all-reduce ≈ 6 hops × 40 µs + bytes / busbw.
         java.util.Arrays.fill(parked, 20.0);
         double[] bw = new double[np];
         bw[LL] = 0.68;
@@ -68,10 +69,12 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
     /**
      * Predicted µs for a call of {@code bytes} (as {@link CallSize} counts) on {@code nranks} ranks
      * over {@code nNodes} nodes, {@code channels} channels, a tree of depth {@code treeDepth};
-     * {@code oversubscribed} when the process runs more busy threads than it has cores.
+     * {@code threadsPerCore} the busy threads of the host per core: above 1, each of the
+     * {@code tiles} messages a lane sends in turn pays a wake-up at every hop, longer the more
+     * threads share a core.
      */
     public double time(Collective c, Algorithm a, Protocol p, long bytes, int nranks, int nNodes, int channels,
-                       int treeDepth, boolean oversubscribed) {
+                       int treeDepth, double threadsPerCore, long tiles) {
         if (nranks == 1) {
             return baseLatency[a.ordinal()][p.ordinal()];
         }
@@ -106,7 +109,9 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
             }
             default -> throw new IllegalArgumentException(a.toString());
         }
-        double intra = oversubscribed ? parkedHopLatency[pi] : hopLatency[ai][pi];
+        // Pipelined tiles hide each other's hop latency, unless every hop is a wake-up; wake-ups
+        // wait longer the more threads share each core.
+        double intra = threadsPerCore > 1 ? parkedHopLatency[pi] * threadsPerCore * Math.max(1, tiles) : hopLatency[ai][pi];
         double latency = baseLatency[ai][pi] + (hops - interHops) * intra + interHops * interHopLatency[ai][pi];
         return latency + bytes / (busBw * ratio);
     }

@@ -174,15 +174,32 @@ public final class Tuner {
         for (Algorithm a : algos) {
             for (Protocol p : protos) {
                 int ch = channels(bytes, p);
-                // Each rank's lanes are threads of this process (the host engine's ranks share it).
-                int lanes = a == Algorithm.SPLIT_TREE ? 2 * Math.max(1, ch) : ch;
-                double t = model.time(c, a, p, bytes, nranks, nNodes, ch, treeDepth, (long) nranks * lanes > cores);
+                int lanes = Algorithms.lanes(a, ch);
+                // Each rank's lanes are threads of this host (the host engine's ranks share it).
+                double t = model.time(c, a, p, bytes, nranks, nNodes, ch, treeDepth, (double) nranks * lanes / cores,
+                        tiles(c, a, p, bytes, ch, lanes));
                 if (best == null || t < best.predictedMicros()) {
                     best = new Choice(a, p, ch, Choice.Source.MODEL, t);
                 }
             }
         }
         return best;
+    }
+
+    /**
+     * The messages each lane sends in turn for a call: a ring tile carries one message per rank's
+     * block (broadcast and reduce pipelines one message), a tree or direct tile one message; the
+     * split tree's lanes are half reducing, half broadcasting.
+     */
+    long tiles(Collective c, Algorithm a, Protocol p, long bytes, int channels, int lanes) {
+        long message = Math.max(1, p.maxMessageBytes(config.buffSize(p)));
+        if (p == Protocol.SIMPLE && (a == Algorithm.TREE || a == Algorithm.SPLIT_TREE)) {
+            message = treeChunkBytes(message, bytes, channels);
+        }
+        long perTile = a == Algorithm.RING && c != Collective.BROADCAST && c != Collective.REDUCE
+                || a == Algorithm.DIRECT ? message * nranks : message;
+        long dataLanes = a == Algorithm.SPLIT_TREE ? lanes / 2 : lanes;
+        return Math.max(1, (bytes + dataLanes * perTile - 1) / (dataLanes * perTile));
     }
 
     /** The depth of the tree: the most edges from a rank up to the root. */

@@ -36,6 +36,14 @@ class TunerTest {
         Tuner eight = tuner(Config.defaults(), 8, null);
         assertThat(eight.choose(Collective.ALL_REDUCE, 2, 4, 0).algorithm()).isEqualTo(Algorithm.TREE);
         assertThat(eight.choose(Collective.ALL_REDUCE, 64 << 20, 4, 0).algorithm()).isEqualTo(Algorithm.RING);
+        // ... but not where its two lanes per rank double the threads waking each other
+        // (4 ranks on 2 cores, 128 KiB: measured ring 0.3 ms, tree 1.8 ms).
+        Tuner four = tuner(Config.defaults(), 4, null);
+        assertThat(four.choose(Collective.ALL_REDUCE, 32 << 10, 4, 0).algorithm()).isEqualTo(Algorithm.RING);
+        // 1 MiB, depth 2: the tree's chunk shrinks to 128 KiB, so each of its 2 lanes sends 4 in turn;
+        // the ring's tile is a 512 KiB slot per rank: one.
+        assertThat(four.tiles(Collective.ALL_REDUCE, Algorithm.TREE, Protocol.SIMPLE, 1 << 20, 1, 2)).isEqualTo(4);
+        assertThat(four.tiles(Collective.ALL_REDUCE, Algorithm.RING, Protocol.SIMPLE, 1 << 20, 1, 1)).isEqualTo(1);
         // Where LL's latency is lower (a GPU-like model), it wins the small calls.
         double[][] base = new double[4][3];
         double[][] hop = new double[4][3];
@@ -54,7 +62,7 @@ class TunerTest {
             for (Protocol p : Protocol.values()) {
                 double prev = 0;
                 for (long b = 8; b <= 1 << 26; b *= 4) {
-                    double time = CostModel.HOST.time(Collective.ALL_REDUCE, a, p, b, 4, 1, 1, 2, false);
+                    double time = CostModel.HOST.time(Collective.ALL_REDUCE, a, p, b, 4, 1, 1, 2, 0.5, 1);
                     assertThat(time).isGreaterThan(prev);
                     prev = time;
                 }
@@ -70,16 +78,16 @@ class TunerTest {
         double busBw = Math.min(m.maxBusBw()[s], m.channelBw()[s]) * 1000;
         // Ring all-reduce on 4 ranks: base + 2(n-1) hops, algbw = busbw * n / (2(n-1)).
         double ring = m.baseLatency()[r][s] + 6 * m.hopLatency()[r][s] + (1 << 20) / (busBw * 4 / 6.0);
-        assertThat(m.time(Collective.ALL_REDUCE, Algorithm.RING, Protocol.SIMPLE, 1 << 20, 4, 1, 1, 2, false)).isCloseTo(ring,
+        assertThat(m.time(Collective.ALL_REDUCE, Algorithm.RING, Protocol.SIMPLE, 1 << 20, 4, 1, 1, 2, 0.5, 1)).isCloseTo(ring,
                 org.assertj.core.data.Offset.offset(1e-9));
         // Tree: base + 2 * depth hops, algbw = busbw / 2.
         int tr = Algorithm.TREE.ordinal();
         double tree = m.baseLatency()[tr][s] + 2 * 3 * m.hopLatency()[tr][s] + (1 << 20) / (busBw * 0.5);
-        assertThat(m.time(Collective.ALL_REDUCE, Algorithm.TREE, Protocol.SIMPLE, 1 << 20, 8, 1, 1, 3, false)).isCloseTo(tree,
+        assertThat(m.time(Collective.ALL_REDUCE, Algorithm.TREE, Protocol.SIMPLE, 1 << 20, 8, 1, 1, 3, 1.0, 1)).isCloseTo(tree,
                 org.assertj.core.data.Offset.offset(1e-9));
         // More threads than cores: every hop is a wake-up.
-        double parked = m.baseLatency()[tr][s] + 2 * 3 * m.parkedHopLatency()[s] + (1 << 20) / (busBw * 0.5);
-        assertThat(m.time(Collective.ALL_REDUCE, Algorithm.TREE, Protocol.SIMPLE, 1 << 20, 8, 1, 1, 3, true)).isCloseTo(parked,
+        double parked = m.baseLatency()[tr][s] + 2 * 3 * (4.0 * 5) * m.parkedHopLatency()[s] + (1 << 20) / (busBw * 0.5);
+        assertThat(m.time(Collective.ALL_REDUCE, Algorithm.TREE, Protocol.SIMPLE, 1 << 20, 8, 1, 1, 3, 4.0, 5)).isCloseTo(parked,
                 org.assertj.core.data.Offset.offset(1e-9));
     }
 
