@@ -60,6 +60,11 @@ final class Backoff {
         RUNNERS.incrementAndGet();
     }
 
+    /** Whether the threads running lanes in this process fit on its cores (none waits for a core). */
+    static boolean threadsFitCores() {
+        return RUNNERS.get() <= CORES;
+    }
+
     static void stopRunning() {
         RUNNERS.decrementAndGet();
     }
