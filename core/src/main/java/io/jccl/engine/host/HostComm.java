@@ -188,9 +188,9 @@ public final class HostComm {
         HostPlanner.Planned planned = HostPlanner.plan(domain, a, rank);
         Plan plan = planned.plan();
         Reduction red = a.collective().reduces() ? Reduction.of(a.type(), a.op(), domain.nranks) : null;
-        String what = a.collective().cliName() + " of " + a.count() + " " + a.type().name().toLowerCase()
-                + (a.collective().rooted() ? " (root " + a.root() + ")" : "") + " [" + plan.algorithm() + "/"
-                + planned.choice().protocol().id() + "]";
+        java.util.function.Supplier<String> what = () -> a.collective().cliName() + " of " + a.count() + " "
+                + a.type().name().toLowerCase() + (a.collective().rooted() ? " (root " + a.root() + ")" : "") + " ["
+                + plan.algorithm() + "/" + planned.choice().protocol().id() + "]";
         long inBytes = a.type().bytes(a.collective().inputCount(a.count(), domain.nranks, rank, a.root()));
         long outBytes = a.type().bytes(a.collective().outputCount(a.count(), domain.nranks, rank, a.root()));
         boolean inputStable = !Memory.overlap(a.send(), inBytes, a.recv(), outBytes);
@@ -227,7 +227,8 @@ public final class HostComm {
                 }
             }
         }
-        return new Work(plan, Protocol.SIMPLE, in, out, 1, null, inputStable, "send/recv group of " + p2p.size() + " operation(s)");
+        int count = p2p.size();
+        return new Work(plan, Protocol.SIMPLE, in, out, 1, null, inputStable, () -> "send/recv group of " + count + " operation(s)");
     }
 
     private void execute(long seq, List<Work> works) {

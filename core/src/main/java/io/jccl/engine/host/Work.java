@@ -12,5 +12,9 @@ import java.lang.foreign.MemorySegment;
  * its input).
  */
 record Work(Plan plan, Protocol protocol, MemorySegment[] inputs, MemorySegment[] outputs, int elementSize, Reduction reduction,
-            boolean inputStable, String description) {
+            boolean inputStable, java.util.function.Supplier<String> about) {
+    /** What the operation is, for error messages: built only when one is thrown, not on every call. */
+    String description() {
+        return about.get();
+    }
 }
