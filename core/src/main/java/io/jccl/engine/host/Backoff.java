@@ -161,7 +161,8 @@ final class Backoff {
         long now = System.nanoTime();
         if (startNanos == 0) {
             startNanos = now;
-            dedicated = RUNNERS.get() <= CORES;
+            // Ranks of this host in other processes compete for the same cores.
+            dedicated = RUNNERS.get() + (domain.peers == null ? 0 : domain.peers.otherProcessRanksHere()) <= CORES;
             spinNanos = dedicated ? DEDICATED_SPIN_NANOS : SHARED_SPIN_NANOS;
         }
         if ((i & 7) == 0 && (domain.aborted() || now - startNanos > timeoutNanos)) {
@@ -177,7 +178,9 @@ final class Backoff {
         long waited = now - startNanos;
         if (waited <= spinNanos) {
             Thread.onSpinWait();
-        } else if (dedicated && waited <= DEDICATED_YIELD_NANOS) {
+        } else if ((dedicated || maxPark == SHARED_MAX_PARK_NANOS) && waited <= DEDICATED_YIELD_NANOS) {
+            // A FIFO shared with another process brings no wake-up: yielding hands the core to the
+            // process this one waits for, where a sleep would add its length to every hop.
             Thread.yield();
         } else {
             LockSupport.parkNanos(Math.min(parkNanos, maxPark));

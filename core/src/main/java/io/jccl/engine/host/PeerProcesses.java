@@ -42,6 +42,15 @@ final class PeerProcesses {
         }
     }
 
+    /** Ranks of this host in other processes: their threads compete for this host's cores too. */
+    int otherProcessRanksHere() {
+        int k = 0;
+        for (boolean b : shm) {
+            k += b ? 1 : 0;
+        }
+        return k;
+    }
+
     boolean inProcess(int rank) {
         return inProcess[rank];
     }
