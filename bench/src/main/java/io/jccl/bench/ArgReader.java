@@ -1,6 +1,7 @@
 package io.jccl.bench;
 
 import io.jccl.Config;
+import io.jccl.DataType;
 import io.jccl.JcclException;
 
 import java.util.ArrayList;
@@ -91,6 +92,17 @@ final class ArgReader {
             return Config.parseBytes(option, v);
         } catch (JcclException e) {
             throw error("option " + option + ": '" + v + "' is not a size (like 8, 1K, 64M, 1G)");
+        }
+    }
+
+    /** A data type by any of the names {@link DataType#parse} takes. */
+    DataType dataTypeValue(String option) {
+        String v = value(option);
+        try {
+            return DataType.parse(v);
+        } catch (JcclException e) {
+            throw error("option " + option + ": '" + v + "' is not a data type "
+                    + "(int8 uint8 int32 uint32 int64 uint64 half bfloat16 float double e4m3 e5m2)");
         }
     }
 

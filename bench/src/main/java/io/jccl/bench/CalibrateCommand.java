@@ -45,6 +45,7 @@ final class CalibrateCommand {
     private final CalibrateOptions o;
     private final PrintStream out;
     private final PrintStream progress;
+    private final Map<Integer, Tuner[]> judges = new HashMap<>();
 
     private CalibrateCommand(CalibrateOptions o, PrintStream out, PrintStream progress) {
         this.o = o;
@@ -61,9 +62,9 @@ final class CalibrateCommand {
 
     private int calibrate() {
         Config base = Config.fromEnvironment().withTuningFile(null);
-        Tuner judged = null;
-        if (o.against() != null) {
-            judged = Tuner.create(base.withTuningFile(o.against()), 1, 1);
+        boolean judging = o.against() != null;
+        if (judging) {
+            judges(base, o.ranks().getFirst()); // a bad table fails before the measuring starts
         }
         int total = 0;
         for (Collective c : o.collectives()) {
@@ -84,8 +85,8 @@ final class CalibrateCommand {
                         continue;
                     }
                     Cell cell = new Cell(c, n, size.bytes());
-                    List<String> mustMeasure = judged == null ? List.of()
-                            : List.of(key(judge(base.withTuningFile(o.against()), n, c, size)), key(judge(base, n, c, size)));
+                    List<String> mustMeasure = !judging ? List.of()
+                            : List.of(key(choice(judges(base, n)[0], c, size)), key(choice(judges(base, n)[1], c, size)));
                     List<TuningTable.Result> results = new ArrayList<>();
                     Map<String, Double> times = new LinkedHashMap<>();
                     for (Algorithm a : Algorithms.supported(c)) {
@@ -133,7 +134,7 @@ final class CalibrateCommand {
         }
         out.printf(Locale.ROOT, "# tuning table: %s (%d entries, %s)%n", o.output(), entries.size(), elapsed(started));
         printBest(table);
-        if (judged != null) {
+        if (judging) {
             judge(base, measured);
         }
         return 0;
@@ -178,8 +179,14 @@ final class CalibrateCommand {
         return c.algorithm().id() + "/" + c.protocol().id();
     }
 
-    private Choice judge(Config config, int n, Collective c, PerfSizes size) {
-        return Tuner.create(config, n, 1).choose(c, size.count(), o.type().size(), 0);
+    /** For {@code n} ranks: the tuner of the judged table and the untuned model's, each made once. */
+    private Tuner[] judges(Config base, int n) {
+        return judges.computeIfAbsent(n, k -> new Tuner[] {Tuner.create(base.withTuningFile(o.against()), k, 1),
+            Tuner.create(base, k, 1)});
+    }
+
+    private Choice choice(Tuner t, Collective c, PerfSizes size) {
+        return t.choose(c, size.count(), o.type().size(), 0);
     }
 
     private void printBest(TuningTable t) {
@@ -211,8 +218,8 @@ final class CalibrateCommand {
                     bestKey = t.getKey();
                 }
             }
-            String tk = key(judge(base.withTuningFile(o.against()), cell.ranks(), cell.collective(), size));
-            String mk = key(judge(base, cell.ranks(), cell.collective(), size));
+            String tk = key(choice(judges(base, cell.ranks())[0], cell.collective(), size));
+            String mk = key(choice(judges(base, cell.ranks())[1], cell.collective(), size));
             double tr = times.get(tk) / times.get(bestKey);
             double mr = times.get(mk) / times.get(bestKey);
             worstTable = Math.max(worstTable, tr);

@@ -89,13 +89,7 @@ public record CalibrateOptions(List<Collective> collectives, List<Integer> ranks
                 case "-b", "--minbytes" -> min = r.bytesValue(o);
                 case "-e", "--maxbytes" -> max = r.bytesValue(o);
                 case "-f", "--stepfactor" -> factor = r.intValue(o, 2, 1 << 20);
-                case "-d", "--datatype" -> {
-                    try {
-                        type = DataType.parse(r.value(o));
-                    } catch (IllegalArgumentException e) {
-                        throw r.error("option " + o + ": " + e.getMessage());
-                    }
-                }
+                case "-d", "--datatype" -> type = r.dataTypeValue(o);
                 case "-o", "--output" -> output = Path.of(r.value(o));
                 case "--against" -> against = Path.of(r.value(o));
                 case "-w", "--warmup" -> warmups = r.intValue(o, 0, 1000);

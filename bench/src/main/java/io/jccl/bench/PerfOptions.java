@@ -95,15 +95,7 @@ public record PerfOptions(Collective collective, int ranks, int processes, long 
                 case "-b", "--minbytes" -> minBytes = r.bytesValue(o);
                 case "-e", "--maxbytes" -> maxBytes = r.bytesValue(o);
                 case "-f", "--stepfactor" -> stepFactor = r.intValue(o, 2, 1 << 20);
-                case "-d", "--datatype" -> {
-                    String v = r.value(o);
-                    try {
-                        type = DataType.parse(v);
-                    } catch (JcclException e) {
-                        throw r.error("option " + o + ": '" + v + "' is not a data type "
-                                + "(int8 uint8 int32 uint32 int64 uint64 half bfloat16 float double e4m3 e5m2)");
-                    }
-                }
+                case "-d", "--datatype" -> type = r.dataTypeValue(o);
                 case "-o", "--op" -> {
                     String v = r.value(o);
                     try {

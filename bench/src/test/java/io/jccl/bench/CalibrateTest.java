@@ -49,7 +49,7 @@ class CalibrateTest {
         assertThat(o.ranks()).containsExactly(2, 4, 5);
         assertThat(o.collectives()).hasSize(6).doesNotContain(Collective.SEND_RECV);
         for (List<String> bad : List.of(List.of("-c", "sendrecv"), List.of("-c", "allsum"), List.of("-b", "2M", "-e", "1M"),
-                List.of("--drop", "0.5"), List.of("--forks", "x"), List.of("--bogus"))) {
+                List.of("--drop", "0.5"), List.of("-d", "float7"), List.of("--forks", "x"), List.of("--bogus"))) {
             PerfEndToEndTest.Run r = PerfEndToEndTest.run(java.util.stream.Stream.concat(java.util.stream.Stream.of("calibrate"),
                     bad.stream()).toArray(String[]::new));
             assertThat(r.status()).as(bad.toString()).isEqualTo(2);
