@@ -249,6 +249,8 @@ for s in CUDA_STRUCTS:
     struct_class("cuda", *s)
 for s in IBV_STRUCTS:
     struct_class("ibverbs", *s)
+for s in LIBC_STRUCTS:
+    struct_class("libc", *s)
 
 CUDA_DOC = open(os.path.join(HERE, "cuda_doc.txt")).read()
 IBV_DOC = open(os.path.join(HERE, "ibv_doc.txt")).read()
@@ -264,5 +266,5 @@ library_class("ibverbs", "IbVerbs", IBV_DOC,
 library_class("libc", "LibC", LIBC_DOC,
   '    /** The C library the JVM already runs on. */\n'
   '    public static final NativeLibrary LIBRARY = NativeLibrary.defaultLibraries("the C library");\n',
-  LIBC_FUNCS, [], ["string.h"], [], "")
+  LIBC_FUNCS, [], ["string.h", "sys/uio.h"], [], "", extra_imports="import io.jccl.bindings.Errno;\n")
 print("generated")

@@ -231,4 +231,12 @@ IBV_STRUCTS = [
    ("$anon$0", ("anon","union",[("imm_data",I32),("invalidated_rkey",I32)])), ("qp_num",I32), ("src_qp",I32), ("wc_flags",I32), ("pkey_index","u16"), ("slid","u16"), ("sl","u8"), ("dlid_path_bits","u8")], []),
 ]
 
-LIBC_FUNCS = [("Error strings", [("strerror", "P", [("errnum","I")], "char *strerror(int errnum)")])]
+LIBC_FUNCS = [
+ ("Error strings", [("strerror", "P", [("errnum","I")], "char *strerror(int errnum)")]),
+ # Cross-memory attach: a receiver copies a message straight out of the sending process's memory.
+ ("Cross-memory attach", [("process_vm_readv", "J", [("pid","I"),("local_iov","P"),("liovcnt","J"),("remote_iov","P"),("riovcnt","J"),("flags","J")],
+   "ssize_t process_vm_readv(pid_t pid, const struct iovec *local_iov, unsigned long liovcnt, const struct iovec *remote_iov, unsigned long riovcnt, unsigned long flags)", E)]),
+]
+LIBC_STRUCTS = [
+ ("iovec", "struct", "struct iovec { void *iov_base; size_t iov_len; }", [("iov_base","ptr"), ("iov_len","u64")], []),
+]

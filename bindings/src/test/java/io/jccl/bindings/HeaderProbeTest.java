@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,11 +37,11 @@ import org.junit.jupiter.api.io.TempDir;
  * difference from the Java side fails, with all differences listed.
  */
 class HeaderProbeTest {
-    /** The header each binding package is proved against; a package missing here fails the test. */
-    private static final Map<String, String> HEADERS = Map.of(
-            "cuda", "cuda.h",
-            "ibverbs", "infiniband/verbs.h",
-            "libc", "string.h");
+    /** The headers each binding package is proved against; a package missing here fails the test. */
+    private static final Map<String, List<String>> HEADERS = Map.of(
+            "cuda", List.of("cuda.h"),
+            "ibverbs", List.of("infiniband/verbs.h"),
+            "libc", List.of("string.h", "sys/uio.h"));
 
     @TempDir
     Path work;
@@ -72,9 +73,10 @@ class HeaderProbeTest {
     }
 
     @Test
-    void libcBindingsMatchStringH() throws Exception {
+    void libcBindingsMatchItsHeaders() throws Exception {
         Result r = probe("libc", Path.of("/usr/include"));
-        assertThat(r.functions).isEqualTo(1);
+        assertThat(r.functions).isEqualTo(2);
+        assertThat(r.structs).as("struct iovec").isEqualTo(1);
     }
 
     /** What a probe run checked, by kind. */
@@ -122,7 +124,8 @@ class HeaderProbeTest {
         }
 
         Path source = work.resolve("probe_" + pkg + ".cpp");
-        Files.writeString(source, PRELUDE.replace("HEADER", HEADERS.get(pkg)) + body + "    return 0;\n}\n");
+        String includes = HEADERS.get(pkg).stream().map(h -> "#include <" + h + ">\n").collect(Collectors.joining());
+        Files.writeString(source, PRELUDE.replace("#include <HEADER>\n", includes) + body + "    return 0;\n}\n");
         Path exe = work.resolve("probe_" + pkg);
         run(List.of(cxx.get().toString(), "-std=c++17", "-I" + includeDir, source.toString(), "-o", exe.toString()),
                 "compiling " + source);

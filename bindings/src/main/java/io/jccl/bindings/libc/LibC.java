@@ -3,13 +3,14 @@ package io.jccl.bindings.libc;
 import static io.jccl.bindings.CLayouts.*;
 
 import io.jccl.bindings.NativeLibrary;
+import io.jccl.bindings.Errno;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /**
- * The few C library functions jccl needs next to its bindings ({@code string.h}), in jextract's
- * shape, looked up in the libraries the JVM already has loaded.
+ * The few C library functions jccl needs next to its bindings ({@code string.h}, {@code sys/uio.h}),
+ * in jextract's shape, looked up in the libraries the JVM already has loaded.
  *
  * {@snippet :
  * String text = LibC.strerror(12).reinterpret(256).getString(0);   // "Cannot allocate memory"
@@ -51,6 +52,42 @@ public final class LibC {
     public static MemorySegment strerror(int errnum) {
         try {
             return (MemorySegment) strerror.HANDLE.invokeExact(errnum);
+        } catch (Throwable t) {
+            throw NativeLibrary.unchecked(t);
+        }
+    }
+
+    // ---- Cross-memory attach ----
+
+    private static final FunctionDescriptor process_vm_readv$DESC = FunctionDescriptor.of(C_LONG, C_INT, C_POINTER, C_LONG, C_POINTER, C_LONG, C_LONG);
+
+    private static final class process_vm_readv {
+        static final MethodHandle HANDLE = LIBRARY.downcall("process_vm_readv", process_vm_readv$DESC, Errno.CAPTURE);
+    }
+
+    /**
+     * {@snippet lang=c :
+     * ssize_t process_vm_readv(pid_t pid, const struct iovec *local_iov, unsigned long liovcnt, const struct iovec *remote_iov, unsigned long riovcnt, unsigned long flags)
+     * }
+     */
+    public static FunctionDescriptor process_vm_readv$descriptor() {
+        return process_vm_readv$DESC;
+    }
+
+    /** The downcall handle of {@code process_vm_readv}, taking the errno capture segment first; the symbol is looked up on first use. */
+    public static MethodHandle process_vm_readv$handle() {
+        return process_vm_readv.HANDLE;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * ssize_t process_vm_readv(pid_t pid, const struct iovec *local_iov, unsigned long liovcnt, const struct iovec *remote_iov, unsigned long riovcnt, unsigned long flags)
+     * }
+     * <p>{@code callState}: a segment from {@link Errno#allocate}, where errno is captured.
+     */
+    public static long process_vm_readv(MemorySegment callState, int pid, MemorySegment local_iov, long liovcnt, MemorySegment remote_iov, long riovcnt, long flags) {
+        try {
+            return (long) process_vm_readv.HANDLE.invokeExact(callState, pid, local_iov, liovcnt, remote_iov, riovcnt, flags);
         } catch (Throwable t) {
             throw NativeLibrary.unchecked(t);
         }
