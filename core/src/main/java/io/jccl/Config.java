@@ -50,6 +50,8 @@ import java.util.function.Function;
  * bootstrap exchange (default: JCCL_TIMEOUT)</td></tr>
  * <tr><td>JCCL_HOSTID</td><td>this process's host identity, replacing the detected one (boot id and network
  * namespace)</td></tr>
+ * <tr><td>JCCL_CMA_DISABLE</td><td>1: large messages between processes of one host go through the
+ * shared-memory slots instead of one cross-memory copy</td></tr>
  * </table>
  */
 public final class Config {
@@ -78,6 +80,8 @@ public final class Config {
     /** The topology file to read instead of detecting, and where to dump the one used; null: none. */
     private String topoFile;
     private String topoDumpFile;
+    /** Whether senders offer single-copy reads of their memory to receivers in other processes. */
+    private boolean crossMemory = true;
 
     private Config() {
     }
@@ -100,6 +104,7 @@ public final class Config {
         c.hostId = hostId;
         c.topoFile = topoFile;
         c.topoDumpFile = topoDumpFile;
+        c.crossMemory = crossMemory;
         return c;
     }
 
@@ -194,6 +199,9 @@ public final class Config {
         }
         if ((v = env.get("JCCL_HOSTID")) != null) {
             c = c.withHostId(v);
+        }
+        if ((v = env.get("JCCL_CMA_DISABLE")) != null) {
+            c = c.withCrossMemory(parseInt("JCCL_CMA_DISABLE", v) == 0);
         }
         return c.withTopoFile(env.get("JCCL_TOPO_FILE")).withTopoDumpFile(env.get("JCCL_TOPO_DUMP_FILE"));
     }
@@ -408,6 +416,22 @@ public final class Config {
         return c;
     }
 
+    /**
+     * Whether large Simple messages between processes of one host may go by single copy, the
+     * receiver reading the sender's buffer with cross-memory attach (default; JCCL_CMA_DISABLE=1
+     * turns it off: every message is copied through the shared-memory slot).
+     */
+    public Config withCrossMemory(boolean enabled) {
+        Config c = copy();
+        c.crossMemory = enabled;
+        return c;
+    }
+
+    /** Whether single-copy transfers between processes are allowed ({@link #withCrossMemory}). */
+    public boolean crossMemory() {
+        return crossMemory;
+    }
+
     /** The topology file to read (JCCL_TOPO_FILE), if any. */
     public Optional<String> topoFile() {
         return Optional.ofNullable(topoFile);
@@ -494,6 +518,7 @@ public final class Config {
                 + (socketFamily == null ? "" : ", socketFamily=" + socketFamily)
                 + (bootstrapTimeout == null ? "" : ", bootstrapTimeout=" + bootstrapTimeout)
                 + (hostId == null ? "" : ", hostId=" + hostId)
-                + (topoFile == null ? "" : ", topoFile=" + topoFile) + (topoDumpFile == null ? "" : ", topoDumpFile=" + topoDumpFile) + "]";
+                + (topoFile == null ? "" : ", topoFile=" + topoFile) + (topoDumpFile == null ? "" : ", topoDumpFile=" + topoDumpFile)
+                + (crossMemory ? "" : ", crossMemory=false") + "]";
     }
 }

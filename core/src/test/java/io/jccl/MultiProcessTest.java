@@ -38,11 +38,8 @@ class MultiProcessTest {
 
     /** A rank's process; {@code hostId} non-null: the rank claims that host (ranks of other hosts talk over sockets). */
     private static ProcessBuilder childOnHost(int rank, int n, BootstrapRoot root, String hostId, String... args) {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        String cp = String.join(File.pathSeparator, Path.of("target", "classes").toAbsolutePath().toString(),
-                Path.of("target", "test-classes").toAbsolutePath().toString());
-        List<String> cmd = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
-                "-cp", cp, ProcessRank.class.getName()));
+        List<String> cmd = ChildJvm.command("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto");
+        cmd.add(ProcessRank.class.getName());
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().keySet().removeIf(k -> k.startsWith("JCCL_") || k.startsWith("OMPI_") || k.startsWith("SLURM_")
@@ -90,14 +87,18 @@ class MultiProcessTest {
                 roots.add(BootstrapRoot.start(LOOPBACK));
             }
             for (int r = 0; r < n; r++) {
-                procs.add(child(r, n, roots.getFirst(), "check", roots.get(0).id().encode(), roots.get(1).id().encode(),
-                        roots.get(2).id().encode()).start());
+                ProcessBuilder pb = child(r, n, roots.getFirst(), "check", roots.get(0).id().encode(),
+                        roots.get(1).id().encode(), roots.get(2).id().encode());
+                pb.environment().put("JCCL_DEBUG", "INFO");
+                procs.add(pb.start());
             }
             for (Process p : procs) {
                 assertThat(p.waitFor(100, TimeUnit.SECONDS)).as("child finished").isTrue();
                 String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 assertThat(p.exitValue()).as(out).isZero();
                 assertThat(out).contains("ok LL\n", "ok LL128\n", "ok Simple\n");
+                // The 300 000-element Simple messages went by single copy (the data check above covers them).
+                assertThat(out).containsPattern("large Simple messages from rank [01] on channel 0 come by single copy");
             }
             assertThat(filesOf(procs)).isEmpty();
             assertThat(stale).doesNotExist();

@@ -117,14 +117,12 @@ class LaunchTest {
     void ranksInSeparateProcessesBootstrapFromTheEnvironmentAJcclLauncherGives() throws Exception {
         int n = 3;
         try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
-            String java = ProcessHandle.current().info().command().orElseThrow();
-            String cp = String.join(File.pathSeparator, Path.of("target", "classes").toAbsolutePath().toString(),
-                    Path.of("target", "test-classes").toAbsolutePath().toString());
             List<Process> procs = new ArrayList<>();
             try {
                 for (int r = 0; r < n; r++) {
-                    ProcessBuilder pb = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
-                            "-cp", cp, BootstrapChild.class.getName());
+                    List<String> cmd = io.jccl.ChildJvm.command("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto");
+                    cmd.add(BootstrapChild.class.getName());
+                    ProcessBuilder pb = new ProcessBuilder(cmd);
                     pb.environment().keySet().removeIf(k -> k.startsWith("JCCL_") || k.startsWith("OMPI_") || k.startsWith("SLURM_")
                             || k.equals("RANK") || k.equals("WORLD_SIZE") || k.startsWith("MASTER_"));
                     pb.environment().putAll(Launch.childEnvironment(root.id(), r, n, r, n));

@@ -31,6 +31,10 @@ abstract sealed class Fifo permits SimpleFifo, LineFifo {
      * rank + 1 in the low half, the rank it lost + 1 (0: none) in the high half.
      */
     static final long ABORT = 200;
+    /** Shared Simple FIFOs only: the words of the single-copy handshake ({@link SimpleFifo}). */
+    static final long SENDER_PID = 208;
+    static final long SENDER_PROBE = 216;
+    static final long CROSS_VERDICT = 224;
     static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     final Protocol protocol;
@@ -40,7 +44,7 @@ abstract sealed class Fifo permits SimpleFifo, LineFifo {
     /** Bytes of one slot, as the protocol lays it out (lines and flags included). */
     final long slotBytes;
     final MemorySegment mem;
-    /** True when the other side is in another process (shared memory): no references, no wake-ups. */
+    /** True when the other side is in another process (shared memory): no wake-ups, references only by single copy. */
     final boolean shared;
     /** The thread parked waiting for data, or for room: woken at once by the other side. */
     volatile Thread dataWaiter;
@@ -132,6 +136,16 @@ abstract sealed class Fifo permits SimpleFifo, LineFifo {
 
     /** Receiver: size in bytes of the waiting message. */
     abstract long recvSize();
+
+    /** Receiver: copies the waiting message's {@code bytes} bytes to {@code dst} at {@code dstOffset}. */
+    void copyTo(MemorySegment dst, long dstOffset, long bytes) {
+        MemorySegment.copy(recvSegment(), recvOffset(), dst, dstOffset, bytes);
+    }
+
+    /** Sender: whether {@link #send} may pass a message by reference on this FIFO now. */
+    boolean referable() {
+        return false;
+    }
 
     /** Receiver: frees the slot of the consumed message. */
     void release() {

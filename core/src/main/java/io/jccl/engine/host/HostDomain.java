@@ -181,6 +181,13 @@ final class HostDomain {
         Arena arena = comms[local].arena();
         java.lang.foreign.MemorySegment shm = ShmFiles.attach(path, Fifo.bytes(protocol.slotBytes(buff)), arena, local);
         Fifo f = Fifo.over(protocol, arena, shm, channel, from, to, buff);
+        if (f instanceof SimpleFifo s) {
+            if (local == from && config.crossMemory()) {
+                s.offerCrossMemory();
+            } else if (local == to && config.debug() == Config.Debug.INFO) {
+                s.logTo(m -> System.err.println("jccl INFO rank " + to + ": " + m));
+            }
+        }
         sharedFifos.add(f);
         return f;
     }

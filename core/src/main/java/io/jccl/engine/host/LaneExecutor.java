@@ -158,11 +158,11 @@ final class LaneExecutor {
             }
         }
         // Only Simple slots can name the sender's memory instead of holding the data, and only to
-        // a receiver of this process.
+        // a receiver of this process or one that can copy out of this process (SimpleFifo).
         // Nor when the threads outnumber the cores: a by-reference sender waits for its receivers'
         // release before it finishes, which then costs wake-ups (broadcast of 128 KiB on 4 ranks and
         // 2 cores: 600 µs with references, 45 µs without; all-reduce the same either way).
-        boolean referable = w.protocol() == Protocol.SIMPLE && bytes >= REFERENCE_MIN_BYTES && !anyShared(out, ns)
+        boolean referable = w.protocol() == Protocol.SIMPLE && bytes >= REFERENCE_MIN_BYTES && allReferable(out, ns)
                 && Backoff.threadsFitCores();
         Reduction red = w.reduction();
         boolean preSrc = red != null && step.src() != null && step.src().buf() == Buf.INPUT;
@@ -190,7 +190,7 @@ final class LaneExecutor {
             case RECV, RECV_COPY_SEND -> {
                 resSeg = segment(w, step.dst());
                 resOff = offset(step.dst(), shift, es);
-                MemorySegment.copy(in[0].recvSegment(), in[0].recvOffset(), resSeg, resOff, bytes);
+                in[0].copyTo(resSeg, resOff, bytes);
                 stable = true;
             }
             case RECV_REDUCE_SEND, RECV_REDUCE_COPY, RECV_REDUCE_COPY_SEND -> {
@@ -228,13 +228,13 @@ final class LaneExecutor {
         }
     }
 
-    private static boolean anyShared(Fifo[] fifos, int n) {
+    private static boolean allReferable(Fifo[] fifos, int n) {
         for (int k = 0; k < n; k++) {
-            if (fifos[k].shared) {
-                return true;
+            if (!fifos[k].referable()) {
+                return false;
             }
         }
-        return false;
+        return true;
     }
 
     /** dst := post(pre(src)), or a plain copy when there is nothing to apply; no copy onto itself. */
