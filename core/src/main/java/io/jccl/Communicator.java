@@ -55,10 +55,13 @@ public final class Communicator implements AutoCloseable {
     private final HostComm engine;
     /** The connections to the other ranks of a communicator made by {@code init}; null for {@code initAll}. */
     private final Bootstrap bootstrap;
+    /** The ranks of the same {@code initAll} call; null for {@code init}. */
+    private final ThreadRanks threadRanks;
 
-    private Communicator(HostComm engine, Bootstrap bootstrap) {
+    private Communicator(HostComm engine, Bootstrap bootstrap, ThreadRanks threadRanks) {
         this.engine = engine;
         this.bootstrap = bootstrap;
+        this.threadRanks = threadRanks;
     }
 
     /**
@@ -108,7 +111,7 @@ public final class Communicator implements AutoCloseable {
 
     private static Communicator over(Bootstrap b, Config config) {
         try {
-            return new Communicator(HostComm.join(b, config), b);
+            return new Communicator(HostComm.join(b, config), b, null);
         } catch (RuntimeException e) {
             b.close();
             throw e;
@@ -118,15 +121,19 @@ public final class Communicator implements AutoCloseable {
     /**
      * A new communicator of the ranks that pass the same {@code color}, ranked by {@code key} and
      * then by their rank here (as {@code ncclCommSplit}); null for {@link #SPLIT_NO_COLOR}. Every
-     * rank of this communicator must call it; the new one outlives this one. Only communicators
-     * made by {@code init} split (those of {@code initAll} have no bootstrap).
+     * rank of this communicator must call it (the ranks of {@code initAll} each from its own
+     * thread); the new one outlives this one and keeps each rank's configuration.
+     *
+     * <pre>{@code
+     * // 8 ranks as 2 rows of 4: rank r joins row r / 4, ranked by r % 4 there
+     * Communicator row = comms[r].split(r / 4, r % 4);
+     * }</pre>
      */
     public Communicator split(int color, int key) {
-        if (bootstrap == null) {
-            throw new JcclException(ErrorCode.INVALID_USAGE, rank(), "split needs a communicator made by init "
-                    + "(those of initAll have no bootstrap)");
-        }
         engine.checkUsable();
+        if (threadRanks != null) {
+            return threadRanks.split(rank(), color, key);
+        }
         Bootstrap child = bootstrap.split(color, key);
         return child == null ? null : over(child, engine.config());
     }
@@ -162,9 +169,10 @@ public final class Communicator implements AutoCloseable {
         }
         int n = configs.size();
         HostComm[] engines = HostComm.createAll(configs);
+        ThreadRanks ranks = new ThreadRanks(configs);
         Communicator[] comms = new Communicator[n];
         for (int r = 0; r < n; r++) {
-            comms[r] = new Communicator(engines[r], null);
+            comms[r] = new Communicator(engines[r], null, ranks);
         }
         return comms;
     }

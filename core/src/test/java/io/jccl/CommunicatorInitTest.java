@@ -106,32 +106,70 @@ class CommunicatorInitTest {
         try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
             CommId id = root.id();
             List<Communicator> comms = ranks(n, r -> Communicator.init(id, n, r, LOOPBACK));
-            // Ranks 0 and 2 (key reversed), 1 and 3; then rank 3 alone leaves with no color.
-            List<Communicator> halves = ranks(n, r -> comms.get(r).split(r % 2, -r));
-            List<Communicator> lastOut = ranks(n, r -> comms.get(r).split(r == 3 ? Communicator.SPLIT_NO_COLOR : 0, r));
             try {
-                assertThat(halves).extracting(Communicator::size).containsOnly(2);
-                assertThat(halves).extracting(Communicator::rank).containsExactly(1, 1, 0, 0);
-                List<Integer> sums = ranks(n, r -> sumOfRanks(halves.get(r)));
-                // rank+1 within the half: new ranks 0 and 1 give 1 + 2 in both halves.
-                assertThat(sums).containsOnly(3);
-                assertThat(lastOut.get(3)).isNull();
-                assertThat(lastOut.subList(0, 3)).extracting(Communicator::size).containsOnly(3);
-                assertThat(ranks(3, r -> sumOfRanks(lastOut.get(r)))).containsOnly(6);
+                checkSplits(comms);
             } finally {
                 comms.forEach(Communicator::close);
-                halves.forEach(Communicator::close);
-                lastOut.subList(0, 3).forEach(Communicator::close);
             }
         }
-        Communicator[] all = Communicator.initAll(2, LOOPBACK);
+    }
+
+    @Test
+    void theRanksOfInitAllSplitFromTheirThreads() throws Exception {
+        List<Communicator> comms = List.of(Communicator.initAll(4, LOOPBACK));
         try {
+            checkSplits(comms);
+            // A split of a split: the first half of each half.
+            List<Communicator> halves = ranks(4, r -> comms.get(r).split(r % 2, r));
+            List<Communicator> quarters = ranks(4, r -> halves.get(r).split(halves.get(r).rank(), 0));
+            try {
+                assertThat(quarters).extracting(Communicator::size).containsOnly(1);
+                assertThat(ranks(4, r -> sumOfRanks(quarters.get(r)))).containsOnly(1);
+            } finally {
+                halves.forEach(Communicator::close);
+                quarters.forEach(Communicator::close);
+            }
+            assertThatThrownBy(() -> comms.get(0).split(-2, 0)).isInstanceOf(JcclException.class)
+                    .hasMessageContaining("'color'").hasMessageContaining("-2");
+        } finally {
+            comms.forEach(Communicator::close);
+        }
+    }
+
+    @Test
+    void aSplitThatARankNeverCallsFailsNamingIt() {
+        Communicator[] all = Communicator.initAll(3, LOOPBACK.withTimeout(Duration.ofMillis(300)));
+        try {
+            long t0 = System.nanoTime();
             assertThatThrownBy(() -> all[0].split(0, 0)).isInstanceOf(JcclException.class)
-                    .hasMessageContaining("split needs a communicator made by init");
+                    .satisfies(e -> assertThat(((JcclException) e).code()).isEqualTo(ErrorCode.TIMEOUT))
+                    .hasMessageContaining("ranks [1, 2]");
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(5));
         } finally {
             for (Communicator c : all) {
                 c.close();
             }
+        }
+    }
+
+    /** Splits 4 ranks into halves (key reversed), then lets rank 3 out; checks ranks, sizes and sums. */
+    private static void checkSplits(List<Communicator> comms) throws Exception {
+        int n = comms.size();
+        // Ranks 0 and 2 (key reversed), 1 and 3; then rank 3 alone leaves with no color.
+        List<Communicator> halves = ranks(n, r -> comms.get(r).split(r % 2, -r));
+        List<Communicator> lastOut = ranks(n, r -> comms.get(r).split(r == 3 ? Communicator.SPLIT_NO_COLOR : 0, r));
+        try {
+            assertThat(halves).extracting(Communicator::size).containsOnly(2);
+            assertThat(halves).extracting(Communicator::rank).containsExactly(1, 1, 0, 0);
+            List<Integer> sums = ranks(n, r -> sumOfRanks(halves.get(r)));
+            // rank+1 within the half: new ranks 0 and 1 give 1 + 2 in both halves.
+            assertThat(sums).containsOnly(3);
+            assertThat(lastOut.get(3)).isNull();
+            assertThat(lastOut.subList(0, 3)).extracting(Communicator::size).containsOnly(3);
+            assertThat(ranks(3, r -> sumOfRanks(lastOut.get(r)))).containsOnly(6);
+        } finally {
+            halves.forEach(Communicator::close);
+            lastOut.subList(0, 3).forEach(Communicator::close);
         }
     }
 
