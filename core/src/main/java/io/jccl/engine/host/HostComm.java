@@ -89,9 +89,9 @@ public final class HostComm {
             ShmFiles.removeStale();
         }
         HostComm c = new HostComm(d, rank, config);
-        d.join(c);
-        if (bootstrap.locality().hosts() > 1) {
-            try {
+        try {
+            d.join(c);
+            if (bootstrap.locality().hosts() > 1) {
                 // Every rank contributes its process's listener for connections from other hosts.
                 NetProxy net = d.net(() -> new NetProxy(d, bootstrap.peer(rank).addresses().getFirst(), s.commId(), s.netToken(), rank));
                 java.net.InetSocketAddress mine = net.address();
@@ -101,19 +101,18 @@ public final class HostComm {
                     String[] hp = new String(addrs[r], java.nio.charset.StandardCharsets.US_ASCII).split(" ");
                     net.setAddress(r, new java.net.InetSocketAddress(java.net.InetAddress.ofLiteral(hp[0]), Integer.parseInt(hp[1])));
                 }
-            } catch (RuntimeException e) {
-                c.close();
-                throw e;
             }
-        }
-        synchronized (d) {
-            if (java.util.Arrays.stream(peers.localRanks()).allMatch(r -> d.comms[r] != null)) {
-                JOINING.remove(s.commId(), d);
+            synchronized (d) {
+                if (java.util.Arrays.stream(peers.localRanks()).allMatch(r -> d.comms[r] != null)) {
+                    JOINING.remove(s.commId(), d);
+                }
             }
-        }
-        try {
             bootstrap.barrier();
         } catch (RuntimeException e) {
+            // No half-joined domain stays registered, and a local rank that did join fails its
+            // calls with this cause instead of waiting for this rank until its timeout.
+            JOINING.remove(s.commId(), d);
+            d.abort("rank " + rank + " failed to join: " + e.getMessage(), rank, -1);
             c.close();
             throw e;
         }
