@@ -30,7 +30,9 @@ import java.util.function.Function;
  * <tr><td>JCCL_BUFFSIZE</td><td>bytes per connection buffer (default 4194304); suffixes K, M, G</td></tr>
  * <tr><td>JCCL_TIMEOUT</td><td>seconds any wait may last before the call fails (default 300)</td></tr>
  * <tr><td>JCCL_ALGO</td><td>algorithms allowed: a comma list ({@code ring}, {@code tree},
- * {@code splittree}, {@code direct}), or {@code ^} and a list to exclude</td></tr>
+ * {@code splittree}, {@code direct}, and the hierarchical ones of docs/hierarchical.md: {@code hierring},
+ * {@code torus2d}, {@code rhd}, {@code butterfly}, {@code pipeline}, {@code hier2phase}, {@code pat}),
+ * or {@code ^} and a list to exclude</td></tr>
  * <tr><td>JCCL_PROTO</td><td>protocols allowed: a comma list ({@code LL}, {@code LL128},
  * {@code Simple}), or {@code ^} and a list to exclude</td></tr>
  * <tr><td>JCCL_LL_BUFFSIZE / JCCL_LL128_BUFFSIZE</td><td>bytes per connection buffer of LL
@@ -53,7 +55,8 @@ import java.util.function.Function;
  * </table>
  */
 public final class Config {
-    private static final Set<String> ALGORITHMS = Set.of("ring", "tree", "splittree", "direct");
+    private static final Set<String> ALGORITHMS = java.util.Arrays.stream(io.jccl.algo.Algorithm.values())
+            .map(io.jccl.algo.Algorithm::id).collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     /** How much jccl says on standard error. */
     public enum Debug {
