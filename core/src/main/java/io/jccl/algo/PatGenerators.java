@@ -40,27 +40,59 @@ final class PatGenerators {
         int n = call.nranks();
         long count = call.count();
         return Tiles.perLane(Algorithm.PAT, Collective.ALL_GATHER, call, ch.count(), maxMessage, (b, c, ps, pl) -> {
+            // A lane holding whole blocks (small calls) sends a step's consecutive blocks as one
+            // message, as PAT aggregates them: they are consecutive in the output.
+            boolean whole = pl == count;
             for (int r = 0; r < n; r++) {
                 Region own = Region.output(r * count + ps, pl);
                 if (n == 1) {
                     b.add(r, c, Step.localCopy(Region.input(ps, pl), own, false));
                     continue;
                 }
+                b.add(r, c, Step.localCopy(Region.input(ps, pl), own, false));
                 for (int k = 0; k < steps(n); k++) {
                     int d = 1 << k;
                     Link to = new Link(Math.floorMod(r - d, n), c);
                     Link from = new Link((r + d) % n, c);
-                    for (int o = 0; o < blocks(n, k); o++) {
-                        if (k == 0) {
-                            b.add(r, c, Step.copySend(Region.input(ps, pl), own, List.of(to)));
-                        } else {
-                            b.add(r, c, Step.send(Region.output((r + o) % n * count + ps, pl), to));
+                    List<Region> mine = runs(r, blocks(n, k), n, count, ps, pl, whole, maxMessage);
+                    List<Region> theirs = runs((r + d) % n, blocks(n, k), n, count, ps, pl, whole, maxMessage);
+                    for (int z = 0; z < Math.max(mine.size(), theirs.size()); z++) {
+                        if (z < mine.size()) {
+                            b.add(r, c, Step.send(mine.get(z), to));
                         }
-                        b.add(r, c, Step.recv(from, Region.output((r + d + o) % n * count + ps, pl)));
+                        if (z < theirs.size()) {
+                            b.add(r, c, Step.recv(from, theirs.get(z)));
+                        }
                     }
                 }
             }
         });
+    }
+
+    /**
+     * The output regions of blocks first, first+1, ..., first+m-1 (mod n), a message each, or
+     * when the lane holds whole blocks, runs of consecutive blocks (broken where they wrap round)
+     * cut into messages of at most {@code max} elements.
+     */
+    private static List<Region> runs(int first, int m, int n, long count, long ps, long pl, boolean whole, long max) {
+        List<Region> l = new java.util.ArrayList<>();
+        int o = 0;
+        while (o < m) {
+            int b = (first + o) % n;
+            int len = 1;
+            if (whole) {
+                while (o + len < m && b + len < n) {
+                    len++;
+                }
+            }
+            long start = b * count + ps;
+            long size = whole ? len * count : pl;
+            for (long at = 0; at < size; at += max) {
+                l.add(Region.output(start + at, Math.min(max, size - at)));
+            }
+            o += len;
+        }
+        return l;
     }
 
     /**

@@ -17,13 +17,11 @@ import java.util.Map;
 
 /**
  * The cost of an algorithm read from its own schedule on a two-level fabric, rather than from a
- * formula: one tile of a representative call is played with every lane running its steps in
- * order, a step starting once its messages have been sent, and a step that sends taking, on each
- * level it sends on, the level's hop latency plus the bytes it puts on that level (summed over its
- * links: a rank's injection bandwidth is shared) over the level's bandwidth; the levels work at
- * once, so a step takes the slower of the two. Played once with latencies only (the hops on the
- * critical path, per level) and once with bandwidths only (the bytes on the critical path, per
- * level), which give the model's {@code latency + bytes / bandwidth} form. DESIGN.md's formulas
+ * formula: one tile of a representative call is played (see {@link #makespan}) with each rank
+ * having one link per level (intra-server, inter-server), each with its hop latency and bandwidth.
+ * Played once with latencies only (the hops on the critical path, per level) and once with
+ * bandwidths only (the bytes on the busiest links and how well the levels overlap), which give
+ * the model's {@code latency + bytes / bandwidth} form. DESIGN.md's formulas
  * (hierarchical ring ≈ 2(m+1)α + 4S/B, 2D torus ≈ 2(m+n)α + 4S/B, butterfly ≈ log2 N (α + S/B), the
  * pipeline's overlap) come out of the schedules; TunerTest checks them.
  */
@@ -75,8 +73,13 @@ public final class ScheduleCost {
     }
 
     /**
-     * µs one run of {@code s} takes when each element is {@code elementBytes} bytes; FIFOs deep
-     * enough never to hold a sender back (the time of data, not of flow control).
+     * µs one run of {@code s} takes when each element is {@code elementBytes} bytes. A lane runs its
+     * steps in order; a step starts when the lane reaches it and its messages have arrived, and
+     * hands its sends to the rank's link of each level without waiting for them (as a copy into a
+     * FIFO that a proxy or a DMA engine drains): a rank's link of one level carries one message at a
+     * time, taking {@code bytes / bw} of it, and a message arrives {@code alpha} after it has gone
+     * out. So the two levels work at once exactly where the schedule lets them, a rank's messages on
+     * one level share its bandwidth, and FIFOs are taken as deep enough never to hold a sender back.
      */
     static double makespan(Schedule s, ServerLayout layout, double elementBytes, double alphaIntra, double alphaInter,
                            double bwIntra, double bwInter) {
@@ -84,7 +87,8 @@ public final class ScheduleCost {
         int lanes = s.lanes();
         int[][] next = new int[n][lanes];
         double[][] clock = new double[n][lanes];
-        Map<Long, ArrayDeque<Double>> sent = new HashMap<>();
+        double[][] linkFree = new double[n][2];
+        Map<Long, ArrayDeque<Double>> arriving = new HashMap<>();
         double end = 0;
         boolean progress = true;
         while (progress) {
@@ -94,10 +98,9 @@ public final class ScheduleCost {
                     Step[] steps = s.stepArray(r, l);
                     while (next[r][l] < steps.length) {
                         Step st = steps[next[r][l]];
-                        double start = clock[r][l];
                         boolean ready = true;
                         for (Link in : st.recv()) {
-                            ArrayDeque<Double> q = sent.get(key(n, in.channel(), in.peer(), r));
+                            ArrayDeque<Double> q = arriving.get(key(n, in.channel(), in.peer(), r));
                             if (q == null || q.isEmpty()) {
                                 ready = false;
                                 break;
@@ -106,30 +109,22 @@ public final class ScheduleCost {
                         if (!ready) {
                             break;
                         }
+                        double start = clock[r][l];
                         for (Link in : st.recv()) {
-                            start = Math.max(start, sent.get(key(n, in.channel(), in.peer(), r)).poll());
+                            start = Math.max(start, arriving.get(key(n, in.channel(), in.peer(), r)).poll());
                         }
-                        boolean intra = false;
-                        boolean inter = false;
-                        double intraBytes = 0;
-                        double interBytes = 0;
+                        double bytes = st.count() * elementBytes;
                         for (Link out : st.send()) {
-                            if (layout.serverOf(out.peer()) == layout.serverOf(r)) {
-                                intra = true;
-                                intraBytes += st.count() * elementBytes;
-                            } else {
-                                inter = true;
-                                interBytes += st.count() * elementBytes;
-                            }
+                            int level = layout.serverOf(out.peer()) == layout.serverOf(r) ? 0 : 1;
+                            double wire = bytes / (level == 0 ? bwIntra : bwInter);
+                            double go = Math.max(start, linkFree[r][level]);
+                            linkFree[r][level] = go + wire;
+                            double at = go + wire + (level == 0 ? alphaIntra : alphaInter);
+                            arriving.computeIfAbsent(key(n, out.channel(), r, out.peer()), k -> new ArrayDeque<>()).add(at);
+                            end = Math.max(end, at);
                         }
-                        double took = Math.max(intra ? alphaIntra + intraBytes / bwIntra : 0,
-                                inter ? alphaInter + interBytes / bwInter : 0);
-                        double done = start + took;
-                        for (Link out : st.send()) {
-                            sent.computeIfAbsent(key(n, out.channel(), r, out.peer()), k -> new ArrayDeque<>()).add(done);
-                        }
-                        clock[r][l] = done;
-                        end = Math.max(end, done);
+                        clock[r][l] = start;
+                        end = Math.max(end, start);
                         next[r][l]++;
                         progress = true;
                     }
