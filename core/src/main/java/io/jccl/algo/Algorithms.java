@@ -34,6 +34,28 @@ public final class Algorithms {
         return !algorithm.needsServers() || layout.uniform();
     }
 
+    /**
+     * Whether a cost model should weigh {@code algorithm} on {@code layout}: the layered algorithms
+     * on two levels (several servers of several ranks, uniform), recursive halving-doubling and the
+     * butterfly across servers, PAT at one rank per server (NCCL's condition); the others always. On
+     * one host the ring and tree are what the host engine's model was calibrated on; forcing any
+     * algorithm that {@link #fits} still runs it.
+     */
+    public static boolean weighs(Algorithm algorithm, ServerLayout layout) {
+        boolean servers = layout.servers() > 1;
+        return switch (algorithm) {
+            case HIER_RING, TORUS_2D, PIPELINE, HIER_2PHASE -> servers && layout.uniform() && layout.perServer() > 1;
+            case RHD, BUTTERFLY -> servers;
+            case PAT -> servers && layout.uniform() && layout.perServer() == 1;
+            default -> true;
+        };
+    }
+
+    /** The algorithms of {@code collective} worth weighing (and measuring, sweeping) on {@code layout}. */
+    public static List<Algorithm> weighed(Collective collective, ServerLayout layout) {
+        return supported(collective).stream().filter(a -> weighs(a, layout)).toList();
+    }
+
     /** The generator of {@code algorithm} for {@code collective}. */
     public static Generator generator(Collective collective, Algorithm algorithm) {
         Generator g = switch (collective) {

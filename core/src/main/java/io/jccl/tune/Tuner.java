@@ -163,22 +163,6 @@ public final class Tuner {
         return fit;
     }
 
-    /**
-     * Whether the model weighs {@code a} here: the hierarchical algorithms on two levels (several
-     * servers of several ranks), recursive halving-doubling and the butterfly across servers, PAT
-     * at one rank per server; the others everywhere. On one host the calibrated ring and tree stay
-     * the choice; {@code JCCL_ALGO} or a tuning table can still pick any algorithm that fits.
-     */
-    boolean modelWeighs(Algorithm a) {
-        boolean servers = layout.servers() > 1;
-        return switch (a) {
-            case HIER_RING, TORUS_2D, PIPELINE, HIER_2PHASE -> servers && layout.uniform() && layout.perServer() > 1;
-            case RHD, BUTTERFLY -> servers;
-            case PAT -> servers && layout.uniform() && layout.perServer() == 1;
-            default -> true;
-        };
-    }
-
     /** Whether {@code a}'s cost comes from its schedule ({@link ScheduleCost}) rather than NCCL's formulas. */
     static boolean scheduleCosted(Algorithm a) {
         return switch (a) {
@@ -235,7 +219,7 @@ public final class Tuner {
     /** The model's fastest allowed choice for {@code bytes} (as {@link CallSize} counts them). */
     public Choice modelChoice(Collective c, long bytes, Set<Algorithm> algos, Set<Protocol> protos) {
         Set<Algorithm> weighed = new LinkedHashSet<>(algos);
-        weighed.removeIf(a -> !modelWeighs(a));
+        weighed.removeIf(a -> !Algorithms.weighs(a, layout));
         if (weighed.isEmpty()) {
             weighed = algos; // forced by JCCL_ALGO
         }
