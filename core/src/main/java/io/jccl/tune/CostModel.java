@@ -129,6 +129,28 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
     }
 
     /**
+     * This model with links between servers of {@code gbPerSecond} (each protocol's cap, at most
+     * its intra-server one) and {@code latencyMicros} per hop for every algorithm and protocol
+     * (JCCL_INTER_BW, JCCL_INTER_LATENCY); NaN keeps the model's own.
+     */
+    public CostModel withInterServer(double gbPerSecond, double latencyMicros) {
+        double[] inter = interBusBw.clone();
+        if (!Double.isNaN(gbPerSecond)) {
+            for (int p = 0; p < inter.length; p++) {
+                inter[p] = Math.min(maxBusBw[p], gbPerSecond);
+            }
+        }
+        double[][] interHop = new double[interHopLatency.length][];
+        for (int a = 0; a < interHop.length; a++) {
+            interHop[a] = interHopLatency[a].clone();
+            if (!Double.isNaN(latencyMicros)) {
+                java.util.Arrays.fill(interHop[a], latencyMicros);
+            }
+        }
+        return new CostModel(baseLatency, hopLatency, interHop, parkedHopLatency, channelBw, maxBusBw, inter);
+    }
+
+    /**
      * Predicted µs for a call by an algorithm costed from its schedule ({@link ScheduleCost}): the
      * ring's base latency and hop latencies (intra-server hops as wake-ups when the threads
      * outnumber the cores, as in {@link #time}), each level's bandwidth its cap or the channels'.

@@ -113,7 +113,8 @@ public final class Tuner {
                 throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_TUNING_FILE", source + ": " + e.getMessage());
             }
         }
-        return new Tuner(config, layout, cores, CostModel.HOST, table, rules);
+        return new Tuner(config, layout, cores, CostModel.HOST.withInterServer(config.interBandwidth(), config.interLatency()),
+                table, rules);
     }
 
     /** A tuner with an explicit model, table and machine (for tests and the calibrator's checks). */

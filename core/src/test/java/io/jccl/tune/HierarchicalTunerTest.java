@@ -170,6 +170,27 @@ class HierarchicalTunerTest {
     }
 
     @Test
+    void theHostModelLearnsTheFabricBetweenServersFromTheConfiguration() {
+        // The emulated fabric: servers joined at 1 Gbit/s with 50 µs hops (JCCL_INTER_BW=0.125,
+        // JCCL_INTER_LATENCY=50); inside a server the host engine's own figures.
+        Config fabric = Config.fromVariables(java.util.Map.of("JCCL_INTER_BW", "0.125", "JCCL_INTER_LATENCY", "50"));
+        assertThat(fabric.interBandwidth()).isEqualTo(0.125);
+        assertThat(fabric.interLatency()).isEqualTo(50);
+        Tuner t = Tuner.create(fabric, ServerLayout.uniform(2, 4), 64, null);
+        assertThat(t.choose(Collective.ALL_GATHER, 4 << 20, 4, 0).algorithm()).isEqualTo(Algorithm.PIPELINE);
+        assertThat(t.choose(Collective.ALL_REDUCE, 16 << 20, 4, 0).algorithm()).isIn(Algorithm.HIER_RING, Algorithm.TORUS_2D);
+        // A ring crossing servers is held to their bandwidth: 64 MiB at 0.125 GB/s is half a second and more.
+        Choice ring = t.modelChoice(Collective.ALL_REDUCE, 64L << 20, Set.of(Algorithm.RING), Set.of(Protocol.SIMPLE));
+        assertThat(ring.predictedMicros()).isGreaterThan(2 * 7.0 / 8 * (64 << 20) / 125_000.0 * 0.99);
+        // Unset, the host's model sees no difference between the levels.
+        assertThat(Config.defaults().interBandwidth()).isNaN();
+        assertThatThrownBy(() -> Config.fromVariables(java.util.Map.of("JCCL_INTER_BW", "fast")))
+                .isInstanceOf(JcclException.class).hasMessageContaining("JCCL_INTER_BW");
+        assertThatThrownBy(() -> Config.defaults().withInterServer(1, -2))
+                .isInstanceOf(JcclException.class).hasMessageContaining("JCCL_INTER_LATENCY");
+    }
+
+    @Test
     void patRulesOfNcclsTunerPluginNowMatch() {
         TunerRules r = TunerRules.parse("allgather,0,65536,pat,simple,-1,-1,-1\n", "rules.csv");
         assertThat(r.rules().getFirst().algorithm()).isEqualTo(Algorithm.PAT);
