@@ -130,6 +130,49 @@ class HierarchicalMatrixTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void ranksJoiningThroughTheBootstrapFormServersFromTheirHostIdentities() throws Exception {
+        // As on the emulated fabric: each rank names its server in JCCL_HOSTID; rank 0's JCCL_ALGO
+        // and JCCL_INTER_BW reach all. The layered algorithm then runs across the 2 x 2 servers.
+        Config loopback = Config.defaults().withSocketIfname("lo").withBootstrapTimeout(java.time.Duration.ofSeconds(20));
+        int n = 4;
+        try (io.jccl.bootstrap.BootstrapRoot root = io.jccl.bootstrap.BootstrapRoot.start(loopback)) {
+            io.jccl.bootstrap.CommId id = root.id();
+            List<Communicator> comms = CommunicatorInitTest.ranks(n, r -> Communicator.init(id, n, r,
+                    (r == 0 ? loopback.withAlgorithms("pipeline").withInterServer(0.5, Double.NaN) : loopback)
+                            .withHostId("server-" + r / 2)));
+            try {
+                for (Communicator c : comms) {
+                    assertThat(c.choiceFor(Collective.ALL_GATHER, 1000, DataType.INT32).algorithm()).isEqualTo("pipeline");
+                }
+                List<Boolean> ok = CommunicatorInitTest.ranks(n, r -> {
+                    Communicator c = comms.get(r);
+                    try (Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
+                        MemorySegment out = arena.allocate(4L * 1000 * n);
+                        MemorySegment in = out.asSlice(4L * 1000 * r, 4L * 1000);
+                        for (int i = 0; i < 1000; i++) {
+                            in.setAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, i, r * 1_000_000 + i);
+                        }
+                        c.allGather(in, out, 1000, DataType.INT32, s);
+                        s.synchronize();
+                        for (int b = 0; b < n; b++) {
+                            for (int i = 0; i < 1000; i += 97) {
+                                if (out.getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, b * 1000L + i) != b * 1_000_000 + i) {
+                                    return false;
+                                }
+                            }
+                        }
+                        return true;
+                    }
+                });
+                assertThat(ok).containsOnly(true);
+            } finally {
+                comms.forEach(Communicator::close);
+            }
+        }
+    }
+
+    @Test
     void hostIdentitiesMakeServersAndEveryRankChoosesAlike() {
         // 2 x 4 in one process: every rank reports the same choice per size, from what they share.
         Communicator[] comms = Communicator.initAll(ranksOn("ring,tree,hierring,torus2d,rhd,butterfly",
