@@ -170,6 +170,26 @@ class HierarchicalMatrixTest {
                 comms.forEach(Communicator::close);
             }
         }
+        // Servers of 3 and 1 ranks: the layout every rank computed is named when hierring is forced.
+        try (io.jccl.bootstrap.BootstrapRoot root = io.jccl.bootstrap.BootstrapRoot.start(loopback)) {
+            io.jccl.bootstrap.CommId id = root.id();
+            List<Communicator> comms = CommunicatorInitTest.ranks(n, r -> Communicator.init(id, n, r,
+                    loopback.withAlgorithms("hierring").withHostId(r < 3 ? "big" : "small")));
+            try {
+                List<String> errors = CommunicatorInitTest.ranks(n, r -> {
+                    try (Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
+                        MemorySegment buf = arena.allocate(64);
+                        comms.get(r).allReduce(buf, buf, 16, DataType.FLOAT32, RedOp.SUM, s);
+                        return "no error";
+                    } catch (JcclException e) {
+                        return e.getMessage();
+                    }
+                });
+                assertThat(errors).allSatisfy(m -> assertThat(m).contains("servers of 3+1 ranks"));
+            } finally {
+                comms.forEach(Communicator::close);
+            }
+        }
     }
 
     @Test
