@@ -98,43 +98,89 @@ final class PatGenerators {
     /**
      * The mirror image, steps in the reverse order: in step k rank r sends its partial sums of the
      * blocks of ranks r + 2^k .. r + 2^k + m - 1 to rank r + 2^k, and adds what rank r - 2^k sends
-     * it for blocks r .. r + m - 1; partial sums wait in scratch, one slot per block, and the last
-     * step completes the rank's own block.
+     * it for blocks r .. r + m - 1; partial sums wait in scratch, one slot per block offset, and the
+     * last step completes the rank's own block. A lane holding whole blocks aggregates a step's
+     * consecutive blocks as the all-gather does, wherever both ends read them from one kind of
+     * memory (all partial sums in scratch, or all still the input).
      */
     static Plan reduceScatter(Call call, Channels ch, long maxMessage) {
         int n = call.nranks();
         long count = call.count();
         return Tiles.perLane(Algorithm.PAT, Collective.REDUCE_SCATTER, call, ch.count(), maxMessage, (b, c, ps, pl) -> {
             long base = c * n * maxMessage;
-            for (int r = 0; r < n; r++) {
-                if (n == 1) {
-                    b.add(r, c, Step.localCopy(Region.input(ps, pl), Region.output(ps, pl), true));
-                    continue;
-                }
-                boolean[] partial = new boolean[n];
-                for (int k = steps(n) - 1; k >= 0; k--) {
-                    int d = 1 << k;
+            if (n == 1) {
+                b.add(0, c, Step.localCopy(Region.input(ps, pl), Region.output(ps, pl), true));
+                return;
+            }
+            boolean whole = pl == count;
+            // Which block offsets hold a partial sum: the same on every rank, step by step.
+            boolean[] partial = new boolean[n];
+            for (int k = steps(n) - 1; k >= 0; k--) {
+                int d = 1 << k;
+                int m = blocks(n, k);
+                for (int r = 0; r < n; r++) {
+                    List<Region> sends = new java.util.ArrayList<>();
+                    List<Region> srcs = new java.util.ArrayList<>();
+                    List<Region> dsts = new java.util.ArrayList<>();
+                    // To r + d: offsets d .. d+m-1 of r, which are offsets 0 .. m-1 of the receiver.
+                    for (int[] run : reduceRuns((r + d) % n, k, m, d, n, partial, whole)) {
+                        int o = run[0];
+                        int len = run[1] - run[0];
+                        Region from = partial[d + o] ? Region.scratch(base + (long) (d + o) * pl, len * pl)
+                                : Region.input((r + d + o) % n * count + ps, len * pl);
+                        pieces(from, maxMessage, sends);
+                    }
+                    for (int[] run : reduceRuns(r, k, m, d, n, partial, whole)) {
+                        int o = run[0];
+                        int len = run[1] - run[0];
+                        Region src = partial[o] ? Region.scratch(base + (long) o * pl, len * pl)
+                                : Region.input((r + o) % n * count + ps, len * pl);
+                        Region dst = k == 0 && o == 0 ? Region.output(ps, pl) : Region.scratch(base + (long) o * pl, len * pl);
+                        pieces(src, maxMessage, srcs);
+                        pieces(dst, maxMessage, dsts);
+                    }
                     Link to = new Link((r + d) % n, c);
                     Link from = new Link(Math.floorMod(r - d, n), c);
-                    for (int o = 0; o < blocks(n, k); o++) {
-                        int sent = d + o;
-                        b.add(r, c, Step.send(held(partial, sent, r, n, count, ps, pl, base), to));
-                        Region src = held(partial, o, r, n, count, ps, pl, base);
-                        boolean done = o == 0 && k == 0;
-                        Region dst = done ? Region.output(ps, pl) : Region.scratch(base + o * pl, pl);
-                        b.add(r, c, Step.recvReduceCopy(List.of(from), src, dst, done));
-                        partial[o] = true;
+                    for (int z = 0; z < Math.max(sends.size(), srcs.size()); z++) {
+                        if (z < sends.size()) {
+                            b.add(r, c, Step.send(sends.get(z), to));
+                        }
+                        if (z < srcs.size()) {
+                            boolean done = k == 0 && dsts.get(z).buf() == io.jccl.plan.Buf.OUTPUT;
+                            b.add(r, c, Step.recvReduceCopy(List.of(from), srcs.get(z), dsts.get(z), done));
+                        }
                     }
+                }
+                for (int o = 0; o < m; o++) {
+                    partial[o] = true;
                 }
             }
         });
     }
 
     /**
-     * Where rank r's contribution to the block at offset o (of rank r + o) is: its scratch slot
-     * once partial (n slots per lane from {@code base}), else the input.
+     * The runs [from, to) of block offsets 0 .. m-1 of the receiver {@code first} in reduce-scatter
+     * step k that travel as one message: one offset each unless the lane holds whole blocks; else
+     * cut where the blocks wrap round, and where either end switches between scratch and input.
      */
-    private static Region held(boolean[] partial, int o, int r, int n, long count, long ps, long pl, long base) {
-        return partial[o] ? Region.scratch(base + o * pl, pl) : Region.input((r + o) % n * count + ps, pl);
+    private static List<int[]> reduceRuns(int first, int k, int m, int d, int n, boolean[] partial, boolean whole) {
+        List<int[]> runs = new java.util.ArrayList<>();
+        int start = 0;
+        for (int o = 1; o <= m; o++) {
+            boolean cut = o == m || !whole || (first + o) % n == 0 || partial[d + o] != partial[d + o - 1]
+                    || partial[o] != partial[o - 1] || (k == 0 && o == 1);
+            if (cut) {
+                runs.add(new int[] {start, o});
+                start = o;
+            }
+        }
+        return runs;
+    }
+
+    /** {@code r} cut into consecutive pieces of at most {@code max} elements, appended to {@code into}. */
+    private static void pieces(Region r, long max, List<Region> into) {
+        for (long at = 0; at < r.count(); at += max) {
+            into.add(new Region(r.buf(), r.op(), r.offset() + at, Math.min(max, r.count() - at)));
+        }
     }
 }

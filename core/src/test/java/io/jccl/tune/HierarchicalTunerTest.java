@@ -38,6 +38,11 @@ class HierarchicalTunerTest {
         // Rabenseifner: 2 log2 N alpha + 2 (N-1)/N S/B.
         assertThat(hops(eight, Collective.ALL_REDUCE, Algorithm.RHD, true)).isEqualTo(6);
         assertThat(perByte(eight, Collective.ALL_REDUCE, Algorithm.RHD, 1, 1)).isCloseTo(2.0 * 7 / 8, within(1e-9));
+        // PAT: log2 N steps of aggregated messages (one more where a step's blocks wrap round), the
+        // bytes of a ring.
+        assertThat(hops(eight, Collective.ALL_GATHER, Algorithm.PAT, true)).isBetween(3.0, 4.0);
+        assertThat(hops(eight, Collective.REDUCE_SCATTER, Algorithm.PAT, true)).isBetween(3.0, 4.0);
+        assertThat(hops(ServerLayout.uniform(64, 1), Collective.REDUCE_SCATTER, Algorithm.PAT, true)).isBetween(6.0, 8.0);
         // On one rank per server the layered algorithms are rings across servers: 2(N-1) and (N-1) steps.
         assertThat(hops(eight, Collective.ALL_REDUCE, Algorithm.HIER_RING, true)).isEqualTo(14);
         assertThat(perByte(eight, Collective.ALL_GATHER, Algorithm.PIPELINE, 1, 1)).isCloseTo(7.0 / 8, within(1e-9));
