@@ -30,12 +30,16 @@ import java.util.function.Function;
  * <tr><td>JCCL_BUFFSIZE</td><td>bytes per connection buffer (default 4194304); suffixes K, M, G</td></tr>
  * <tr><td>JCCL_TIMEOUT</td><td>seconds any wait may last before the call fails (default 300)</td></tr>
  * <tr><td>JCCL_ALGO</td><td>algorithms allowed: a comma list ({@code ring}, {@code tree},
- * {@code splittree}, {@code direct}), or {@code ^} and a list to exclude</td></tr>
+ * {@code splittree}, {@code direct}, and the hierarchical ones of docs/hierarchical.md: {@code hierring},
+ * {@code torus2d}, {@code rhd}, {@code butterfly}, {@code pipeline}, {@code hier2phase}, {@code pat}),
+ * or {@code ^} and a list to exclude</td></tr>
  * <tr><td>JCCL_PROTO</td><td>protocols allowed: a comma list ({@code LL}, {@code LL128},
  * {@code Simple}), or {@code ^} and a list to exclude</td></tr>
  * <tr><td>JCCL_LL_BUFFSIZE / JCCL_LL128_BUFFSIZE</td><td>bytes per connection buffer of LL
  * (default 524288) and LL128 (default 4915200)</td></tr>
  * <tr><td>JCCL_MIN_NCHANNELS / JCCL_MAX_NCHANNELS</td><td>bounds of the channels a call may use</td></tr>
+ * <tr><td>JCCL_INTER_BW / JCCL_INTER_LATENCY</td><td>GB/s a rank moves to other servers and µs per hop
+ * between servers, for the tuner's model of a two-level fabric (default: the model's own)</td></tr>
  * <tr><td>JCCL_TUNING_FILE</td><td>a tuning table (jccl's JSON from {@code jccl calibrate}, or the
  * CSV rules of NCCL's example tuner plugin) that overrides the tuning model where it has data;
  * rank 0's table decides for every rank</td></tr>
@@ -55,7 +59,8 @@ import java.util.function.Function;
  * </table>
  */
 public final class Config {
-    private static final Set<String> ALGORITHMS = Set.of("ring", "tree", "splittree", "direct");
+    private static final Set<String> ALGORITHMS = java.util.Arrays.stream(io.jccl.algo.Algorithm.values())
+            .map(io.jccl.algo.Algorithm::id).collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     /** How much jccl says on standard error. */
     public enum Debug {
@@ -77,6 +82,9 @@ public final class Config {
     private StandardProtocolFamily socketFamily;
     private Duration bootstrapTimeout;
     private String hostId;
+    /** What a rank has to other servers (JCCL_INTER_BW, GB/s; JCCL_INTER_LATENCY, µs per hop); NaN: the model's own. */
+    private double interBandwidth = Double.NaN;
+    private double interLatency = Double.NaN;
     /** The topology file to read instead of detecting, and where to dump the one used; null: none. */
     private String topoFile;
     private String topoDumpFile;
@@ -102,6 +110,8 @@ public final class Config {
         c.socketFamily = socketFamily;
         c.bootstrapTimeout = bootstrapTimeout;
         c.hostId = hostId;
+        c.interBandwidth = interBandwidth;
+        c.interLatency = interLatency;
         c.topoFile = topoFile;
         c.topoDumpFile = topoDumpFile;
         c.crossMemory = crossMemory;
@@ -203,6 +213,15 @@ public final class Config {
         if ((v = env.get("JCCL_CMA_DISABLE")) != null) {
             c = c.withCrossMemory(parseInt("JCCL_CMA_DISABLE", v) == 0);
         }
+        double bw = Double.NaN;
+        double lat = Double.NaN;
+        if ((v = env.get("JCCL_INTER_BW")) != null && !v.isBlank()) {
+            bw = parsePositive("JCCL_INTER_BW", v, "GB/s");
+        }
+        if ((v = env.get("JCCL_INTER_LATENCY")) != null && !v.isBlank()) {
+            lat = parsePositive("JCCL_INTER_LATENCY", v, "microseconds");
+        }
+        c = c.withInterServer(bw, lat);
         return c.withTopoFile(env.get("JCCL_TOPO_FILE")).withTopoDumpFile(env.get("JCCL_TOPO_DUMP_FILE"));
     }
 
@@ -391,6 +410,46 @@ public final class Config {
         return c;
     }
 
+    private static double parsePositive(String name, String v, String unit) {
+        try {
+            double d = Double.parseDouble(v.trim());
+            if (d > 0 && Double.isFinite(d)) {
+                return d;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw JcclException.invalidArgument(JcclException.NO_RANK, name, "is not a positive number of " + unit + ": " + v);
+    }
+
+    /**
+     * What a rank has to other servers, for the tuner's model on several servers
+     * (JCCL_INTER_BW in GB/s, JCCL_INTER_LATENCY in µs per hop between servers); NaN keeps the
+     * model's own. Like JCCL_ALGO, rank 0's values are used by every rank.
+     */
+    public Config withInterServer(double gbPerSecond, double latencyMicros) {
+        for (double d : new double[] {gbPerSecond, latencyMicros}) {
+            if (!Double.isNaN(d) && !(d > 0 && Double.isFinite(d))) {
+                throw JcclException.invalidArgument(JcclException.NO_RANK, d == gbPerSecond ? "JCCL_INTER_BW" : "JCCL_INTER_LATENCY",
+                        "must be positive, was " + d);
+            }
+        }
+        Config c = copy();
+        c.interBandwidth = gbPerSecond;
+        c.interLatency = latencyMicros;
+        return c;
+    }
+
+    /** GB/s a rank moves to other servers (JCCL_INTER_BW), NaN when not set. */
+    public double interBandwidth() {
+        return interBandwidth;
+    }
+
+    /** µs per hop between servers (JCCL_INTER_LATENCY), NaN when not set. */
+    public double interLatency() {
+        return interLatency;
+    }
+
     /** Host identity replacing the detected one (JCCL_HOSTID); blank means detect. */
     public Config withHostId(String id) {
         String h = id == null || id.isBlank() ? null : id.trim();
@@ -518,6 +577,8 @@ public final class Config {
                 + (socketFamily == null ? "" : ", socketFamily=" + socketFamily)
                 + (bootstrapTimeout == null ? "" : ", bootstrapTimeout=" + bootstrapTimeout)
                 + (hostId == null ? "" : ", hostId=" + hostId)
+                + (Double.isNaN(interBandwidth) ? "" : ", interBandwidth=" + interBandwidth)
+                + (Double.isNaN(interLatency) ? "" : ", interLatency=" + interLatency)
                 + (topoFile == null ? "" : ", topoFile=" + topoFile) + (topoDumpFile == null ? "" : ", topoDumpFile=" + topoDumpFile)
                 + (crossMemory ? "" : ", crossMemory=false") + "]";
     }

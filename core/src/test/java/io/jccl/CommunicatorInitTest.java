@@ -31,7 +31,7 @@ class CommunicatorInitTest {
     private static final Config LOOPBACK = Config.defaults().withSocketIfname("lo").withBootstrapTimeout(Duration.ofSeconds(20));
 
     /** Runs {@code body} for ranks 0..n-1, each in its own thread; returns their results by rank. */
-    private static <T> List<T> ranks(int n, IntFunction<T> body) throws Exception {
+    static <T> List<T> ranks(int n, IntFunction<T> body) throws Exception {
         ExecutorService ex = Executors.newFixedThreadPool(n);
         try {
             List<CompletableFuture<T>> fs = new ArrayList<>();

@@ -32,6 +32,15 @@ final class Harness implements AutoCloseable {
      * reference).
      */
     Communicator[] comms(int n, String algorithm, Protocol protocol, int channels) {
+        return comms(n, algorithm, protocol, channels, 1);
+    }
+
+    /**
+     * The same on {@code servers} emulated servers of n / servers consecutive ranks each: every
+     * rank's configuration names its server as its host identity (JCCL_HOSTID), as ranks on
+     * separate hosts would have.
+     */
+    Communicator[] comms(int n, String algorithm, Protocol protocol, int channels, int servers) {
         Config c = base.withAlgorithms(algorithm).withProtocols(protocol.id()).withChannels(channels, channels);
         if (channels == 1) {
             c = c.withBuffSize(Protocol.LL, 32 << 10).withBuffSize(Protocol.LL128, 64 << 10);
@@ -41,7 +50,16 @@ final class Harness implements AutoCloseable {
             }
         }
         Config config = c;
-        return domains.computeIfAbsent(n + "/" + algorithm + "/" + protocol + "/" + channels, k -> Communicator.initAll(n, config));
+        return domains.computeIfAbsent(n + "/" + algorithm + "/" + protocol + "/" + channels + "/" + servers, k -> {
+            if (servers == 1) {
+                return Communicator.initAll(n, config);
+            }
+            List<Config> configs = new java.util.ArrayList<>(n);
+            for (int r = 0; r < n; r++) {
+                configs.add(config.withHostId("server-" + r / (n / servers)));
+            }
+            return Communicator.initAll(configs);
+        });
     }
 
     HostStream[] streams(int n) {

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.fail;
  * the whole product.
  */
 class HostCollectivesMatrixTest {
-    private static final long SEED = Long.getLong("jccl.test.seed", System.nanoTime());
+    static final long SEED = Long.getLong("jccl.test.seed", System.nanoTime());
     private static final boolean FULL = Boolean.getBoolean("jccl.test.full");
     private static final int[] RANKS = {1, 2, 3, 4, 5, 8};
     private static final long[] COUNTS = {0, 1, 7, 1000, 1_048_579};
@@ -39,17 +39,28 @@ class HostCollectivesMatrixTest {
         System.out.println("HostCollectivesMatrixTest seed " + SEED + (FULL ? " (full matrix)" : " (sampled)"));
     }
 
+    /** One call; {@code servers} > 1 splits the n ranks into that many emulated servers (per-rank JCCL_HOSTID). */
     record Case(Collective coll, DataType type, RedOp op, int n, long count, boolean inPlace, Algorithm algo, Protocol proto,
-                int channels, int root) {
+                int channels, int root, int servers) {
+        Case(Collective coll, DataType type, RedOp op, int n, long count, boolean inPlace, Algorithm algo, Protocol proto,
+             int channels, int root) {
+            this(coll, type, op, n, count, inPlace, algo, proto, channels, root, 1);
+        }
+
         @Override
         public String toString() {
-            return coll.cliName() + " " + type.name().toLowerCase() + (op == null ? "" : " " + op) + " n=" + n + " count="
+            return coll.cliName() + " " + type.name().toLowerCase() + (op == null ? "" : " " + op) + " n=" + n
+                    + (servers > 1 ? " (" + servers + "x" + n / servers + ")" : "") + " count="
                     + count + (inPlace ? " in-place" : "") + " " + algo.id() + "/" + proto.id() + " ch=" + channels
                     + (coll.rooted() ? " root=" + root : "");
         }
     }
 
-    private static RedOp op(int i, DataType t) {
+    /** The algorithms of this matrix; those laid on servers, and the recursive ones, have HierarchicalMatrixTest. */
+    private static final java.util.Set<Algorithm> ALGORITHMS =
+            java.util.EnumSet.of(Algorithm.RING, Algorithm.TREE, Algorithm.SPLIT_TREE, Algorithm.DIRECT);
+
+    static RedOp op(int i, DataType t) {
         RedOp o = OPS[i % OPS.length];
         return o != null ? o : RedOp.preMulSum(t.isFloatingPoint() ? 0.5 : 3);
     }
@@ -67,6 +78,9 @@ class HostCollectivesMatrixTest {
                 for (int o = 0; o < ops; o++) {
                     RedOp op = c.reduces() ? op(o, t) : null;
                     for (Algorithm a : Algorithms.supported(c)) {
+                        if (!ALGORITHMS.contains(a)) {
+                            continue;
+                        }
                         for (Protocol p : Protocol.values()) {
                             if (FULL) {
                                 for (int n : RANKS) {
@@ -97,7 +111,7 @@ class HostCollectivesMatrixTest {
         return cases;
     }
 
-    private static boolean[] inPlaceChoices(Collective c) {
+    static boolean[] inPlaceChoices(Collective c) {
         return c == Collective.ALL_TO_ALL ? new boolean[] {false} : new boolean[] {false, true};
     }
 
@@ -112,9 +126,14 @@ class HostCollectivesMatrixTest {
     }
 
     private static void run(Case k) {
+        run(HARNESS, k);
+    }
+
+    /** Runs one case twice on the harness's ranks and checks the results (and that all ranks agree bitwise). */
+    static void run(Harness harness, Case k) {
         int n = k.n;
-        Communicator[] comms = HARNESS.comms(n, k.algo.id(), k.proto, k.channels);
-        HostStream[] streams = HARNESS.streams(n);
+        Communicator[] comms = harness.comms(n, k.algo.id(), k.proto, k.channels, k.servers);
+        HostStream[] streams = harness.streams(n);
         long es = k.type.size();
         Random rnd = new Random(SEED ^ k.toString().hashCode());
         try (Arena arena = Arena.ofShared()) {

@@ -36,6 +36,9 @@ import java.util.Map;
  * choice they make over the best time measured.
  */
 final class CalibrateCommand {
+    /** Calibration runs its ranks as threads of this process: one server, where the flat algorithms are weighed. */
+    private static final io.jccl.topo.ServerLayout ONE_HOST = io.jccl.topo.ServerLayout.single(1);
+
     /** Sizes up to this are timed in batches of {@link CollectiveBench#BATCH} calls, larger ones one by one. */
     static final long BATCHED_MAX_BYTES = 256 << 10;
 
@@ -68,7 +71,7 @@ final class CalibrateCommand {
         }
         int total = 0;
         for (Collective c : o.collectives()) {
-            total += o.ranks().size() * o.sizes().size() * Algorithms.supported(c).size() * Protocol.values().length;
+            total += o.ranks().size() * o.sizes().size() * Algorithms.weighed(c, ONE_HOST).size() * Protocol.values().length;
         }
         warmUp();
         List<TuningTable.Entry> entries = new ArrayList<>();
@@ -81,7 +84,7 @@ final class CalibrateCommand {
                 for (long bytes : o.sizes()) {
                     PerfSizes size = PerfSizes.of(c, o.type(), n, bytes);
                     if (size.count() == 0) {
-                        done += Algorithms.supported(c).size() * Protocol.values().length;
+                        done += Algorithms.weighed(c, ONE_HOST).size() * Protocol.values().length;
                         continue;
                     }
                     Cell cell = new Cell(c, n, size.bytes());
@@ -89,7 +92,7 @@ final class CalibrateCommand {
                             : List.of(key(choice(judges(base, n)[0], c, size)), key(choice(judges(base, n)[1], c, size)));
                     List<TuningTable.Result> results = new ArrayList<>();
                     Map<String, Double> times = new LinkedHashMap<>();
-                    for (Algorithm a : Algorithms.supported(c)) {
+                    for (Algorithm a : Algorithms.weighed(c, ONE_HOST)) {
                         for (Protocol p : Protocol.values()) {
                             done++;
                             String k = a.id() + "/" + p.id();
@@ -151,7 +154,7 @@ final class CalibrateCommand {
         long started = System.nanoTime();
         for (Collective c : o.collectives()) {
             for (int n : o.ranks()) {
-                for (Algorithm a : Algorithms.supported(c)) {
+                for (Algorithm a : Algorithms.weighed(c, ONE_HOST)) {
                     for (Protocol p : Protocol.values()) {
                         for (long bytes : new long[] {64L * n, 4096L * n, 65536L * n}) {
                             measure(c, a, p, n, PerfSizes.of(c, o.type(), n, bytes).bytes(), 0, 1, o.jitWarmupMillis());

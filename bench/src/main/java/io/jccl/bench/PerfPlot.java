@@ -29,13 +29,16 @@ final class PerfPlot {
     private static final int TOP = 40;
     private static final int BOTTOM = 60;
 
+    /** The ranks of {@code jccl perf --plot} are threads of this process: one server. */
+    private static final io.jccl.topo.ServerLayout ONE_HOST = io.jccl.topo.ServerLayout.single(1);
+
     private PerfPlot() {
     }
 
-    /** The (algorithm id, protocol id) pairs the configuration allows for {@code c}. */
+    /** The (algorithm id, protocol id) pairs the configuration allows for {@code c} that are worth sweeping on one host. */
     static List<String[]> combinations(Collective c, Config config) {
         List<String[]> out = new ArrayList<>();
-        for (Algorithm a : Algorithms.supported(c)) {
+        for (Algorithm a : Algorithms.weighed(c, ONE_HOST)) {
             if (!config.algorithms().contains(a.id())) {
                 continue;
             }

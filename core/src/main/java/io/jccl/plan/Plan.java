@@ -15,6 +15,7 @@ public final class Plan {
     private final int nranks;
     private final int lanes;
     private final List<List<Segment>> segmentsPerRank;
+    private final long scratch;
 
     private Plan(String algorithm, Collective collective, int nranks, int lanes, List<List<Segment>> segmentsPerRank) {
         this.algorithm = algorithm;
@@ -22,6 +23,13 @@ public final class Plan {
         this.nranks = nranks;
         this.lanes = lanes;
         this.segmentsPerRank = segmentsPerRank;
+        long s = 0;
+        for (List<Segment> l : segmentsPerRank) {
+            for (Segment seg : l) {
+                s = Math.max(s, seg.schedule().scratch());
+            }
+        }
+        this.scratch = s;
     }
 
     /**
@@ -101,6 +109,14 @@ public final class Plan {
 
     public List<Segment> segments(int rank) {
         return segmentsPerRank.get(rank);
+    }
+
+    /**
+     * Scratch elements each rank needs for this plan ({@link Buf#SCRATCH}): the engine provides
+     * them per call; 0 for plans that keep everything in the user buffers.
+     */
+    public long scratch() {
+        return scratch;
     }
 
     /** Total tiles a rank runs. */

@@ -15,11 +15,32 @@ public final class Schedule {
     private final int nranks;
     private final int lanes;
     private final Step[][][] steps;
+    /** Scratch elements a rank needs: the end of the farthest scratch region. */
+    private final long scratch;
 
     private Schedule(int nranks, int lanes, Step[][][] steps) {
         this.nranks = nranks;
         this.lanes = lanes;
         this.steps = steps;
+        long s = 0;
+        for (Step[][] rank : steps) {
+            for (Step[] lane : rank) {
+                for (Step st : lane) {
+                    s = Math.max(s, scratchEnd(st.src()));
+                    s = Math.max(s, scratchEnd(st.dst()));
+                }
+            }
+        }
+        this.scratch = s;
+    }
+
+    private static long scratchEnd(Region r) {
+        return r != null && r.buf() == Buf.SCRATCH ? r.offset() + r.count() : 0;
+    }
+
+    /** Scratch elements each rank needs to run this schedule (0 for most algorithms). */
+    public long scratch() {
+        return scratch;
     }
 
     public int nranks() {

@@ -12,6 +12,7 @@ import java.util.Arrays;
  * <pre>{@code
  * Channels ch = Channels.flat(8, 2);            // one host: rings 0..7, NCCL's double binary tree
  * TreeNode t = ch.treeNode(3, 4, 5);            // lane 3 of 4 runs the second tree: rank 5's place in it
+ * Channels two = Channels.flat(ServerLayout.uniform(2, 4), 1);  // 2 servers x 4 ranks
  * }</pre>
  */
 public final class Channels {
@@ -19,6 +20,8 @@ public final class Channels {
     private final Ring[] rings;
     /** {@code trees[0][p]} and {@code trees[1][p]}: the first and second tree of pair p, by rank. */
     private final TreeNode[][][] trees;
+    /** The servers the ranks are on (one server unless told otherwise). */
+    private final ServerLayout layout;
 
     /** Rings per channel and one pair of trees that every channel shares. */
     public Channels(int nranks, Ring[] rings, TreeNode[] first, TreeNode[] second) {
@@ -49,6 +52,27 @@ public final class Channels {
         this.nranks = nranks;
         this.rings = rings.clone();
         this.trees = t;
+        this.layout = ServerLayout.single(nranks);
+    }
+
+    private Channels(Channels c, ServerLayout layout) {
+        if (layout.nranks() != c.nranks) {
+            throw new IllegalArgumentException("a layout of " + layout.nranks() + " ranks for channels over " + c.nranks);
+        }
+        this.nranks = c.nranks;
+        this.rings = c.rings;
+        this.trees = c.trees;
+        this.layout = layout;
+    }
+
+    /** The same channels over ranks laid out on servers as {@code layout} says. */
+    public Channels withLayout(ServerLayout layout) {
+        return new Channels(this, layout);
+    }
+
+    /** Which server each rank is on: what the hierarchical algorithms read. */
+    public ServerLayout layout() {
+        return layout;
     }
 
     /** A copy of {@code tree} after checking it spans the ranks once, with one root and matching links. */
@@ -90,6 +114,20 @@ public final class Channels {
         Ring[] rings = new Ring[nChannels];
         Arrays.fill(rings, Ring.identity(nranks));
         return new Channels(nranks, rings, BinaryTrees.first(nranks), BinaryTrees.second(nranks));
+    }
+
+    /**
+     * Ranks of several servers, each channel's ring going through the ranks server by server (so
+     * it crosses between servers once per server), NCCL's double binary tree over the ranks.
+     */
+    public static Channels flat(ServerLayout layout, int nChannels) {
+        if (nChannels < 1) {
+            throw new IllegalArgumentException("nChannels " + nChannels);
+        }
+        int n = layout.nranks();
+        Ring[] rings = new Ring[nChannels];
+        Arrays.fill(rings, new Ring(layout.serverOrder()));
+        return new Channels(n, rings, BinaryTrees.first(n), BinaryTrees.second(n)).withLayout(layout);
     }
 
     public int nranks() {

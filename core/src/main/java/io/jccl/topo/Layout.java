@@ -100,7 +100,12 @@ public final class Layout {
             first[c] = tree(c, 0);
             second[c] = tree(c, 1);
         }
-        return new Channels(nranks, ringOf, first, second);
+        int[] nodeOf = new int[nranks];
+        for (int i = 0; i < nNodes; i++) {
+            Arrays.fill(nodeOf, offsets[i], offsets[i + 1], i);
+        }
+        return new Channels(nranks, ringOf, first, second)
+                .withLayout(ServerLayout.ofHosts(Arrays.stream(nodeOf).boxed().toList()));
     }
 
     /** Tree {@code which} of channel {@code c}: the node chains joined by the node-level tree. */

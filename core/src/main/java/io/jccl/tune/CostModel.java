@@ -22,9 +22,17 @@ import io.jccl.proto.Protocol;
  * @param parkedHopLatency per protocol, µs per hop and per thread per core when the threads outnumber the cores
  * @param channelBw    per protocol, GB/s one channel moves
  * @param maxBusBw     per protocol, GB/s the fabric carries whatever the channels
+ * @param interBusBw   per protocol, GB/s a rank moves to other servers (the slower level of a
+ *                     two-level fabric; a ring or tree crossing servers goes no faster)
  */
 public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][] interHopLatency,
-                        double[] parkedHopLatency, double[] channelBw, double[] maxBusBw) {
+                        double[] parkedHopLatency, double[] channelBw, double[] maxBusBw, double[] interBusBw) {
+
+    /** One level of bandwidth: servers are joined as fast as ranks within one. */
+    public CostModel(double[][] baseLatency, double[][] hopLatency, double[][] interHopLatency,
+                     double[] parkedHopLatency, double[] channelBw, double[] maxBusBw) {
+        this(baseLatency, hopLatency, interHopLatency, parkedHopLatency, channelBw, maxBusBw, maxBusBw);
+    }
 
     private static final int LL = Protocol.LL.ordinal();
     private static final int LL128 = Protocol.LL128.ordinal();
@@ -63,7 +71,7 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
         max[LL] = 0.68;
         max[LL128] = 1.5;
         max[SIMPLE] = 3.0;
-        return new CostModel(base, hop, hop, parked, bw, max);
+        return new CostModel(base, hop, hop, parked, bw, max, max);
     }
 
     /**
@@ -81,6 +89,10 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
         int ai = a.ordinal();
         int pi = p.ordinal();
         double busBw = Math.min(maxBusBw[pi], channels * channelBw[pi]) * 1000.0; // bytes per µs
+        if (nNodes > 1) {
+            // Every ring and tree link carries the same bytes, so the slowest, between servers, sets the pace.
+            busBw = Math.min(busBw, interBusBw[pi] * 1000.0);
+        }
         double hops;
         double interHops;
         double ratio;
@@ -107,12 +119,52 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
                 interHops = 0;
                 ratio = nranks / (double) (nranks - 1);
             }
-            default -> throw new IllegalArgumentException(a.toString());
+            default -> throw new IllegalArgumentException(a + " is costed from its schedule (ScheduleCost)");
         }
         // Pipelined tiles hide each other's hop latency, unless every hop is a wake-up; wake-ups
         // wait longer the more threads share each core.
         double intra = threadsPerCore > 1 ? parkedHopLatency[pi] * threadsPerCore * Math.max(1, tiles) : hopLatency[ai][pi];
         double latency = baseLatency[ai][pi] + (hops - interHops) * intra + interHops * interHopLatency[ai][pi];
         return latency + bytes / (busBw * ratio);
+    }
+
+    /**
+     * This model with links between servers of {@code gbPerSecond} (each protocol's cap, at most
+     * its intra-server one) and {@code latencyMicros} per hop for every algorithm and protocol
+     * (JCCL_INTER_BW, JCCL_INTER_LATENCY); NaN keeps the model's own.
+     */
+    public CostModel withInterServer(double gbPerSecond, double latencyMicros) {
+        double[] inter = interBusBw.clone();
+        if (!Double.isNaN(gbPerSecond)) {
+            for (int p = 0; p < inter.length; p++) {
+                inter[p] = Math.min(maxBusBw[p], gbPerSecond);
+            }
+        }
+        double[][] interHop = new double[interHopLatency.length][];
+        for (int a = 0; a < interHop.length; a++) {
+            interHop[a] = interHopLatency[a].clone();
+            if (!Double.isNaN(latencyMicros)) {
+                java.util.Arrays.fill(interHop[a], latencyMicros);
+            }
+        }
+        return new CostModel(baseLatency, hopLatency, interHop, parkedHopLatency, channelBw, maxBusBw, inter);
+    }
+
+    /**
+     * Predicted µs for a call by an algorithm costed from its schedule ({@link ScheduleCost}): the
+     * ring's base latency and hop latencies (intra-server hops as wake-ups when the threads
+     * outnumber the cores, as in {@link #time}), each level's bandwidth its cap or the channels'.
+     */
+    public double scheduleTime(ScheduleCost cost, Collective c, Algorithm a, Protocol p, long bytes, int nranks,
+                               int channels, double threadsPerCore, long tiles) {
+        int ri = Algorithm.RING.ordinal();
+        int pi = p.ordinal();
+        if (nranks == 1) {
+            return baseLatency[ri][pi];
+        }
+        double intra = threadsPerCore > 1 ? parkedHopLatency[pi] * threadsPerCore * Math.max(1, tiles) : hopLatency[ri][pi];
+        double bwIntra = Math.min(maxBusBw[pi], channels * channelBw[pi]) * 1000.0;
+        double bwInter = Math.min(interBusBw[pi], channels * channelBw[pi]) * 1000.0;
+        return baseLatency[ri][pi] + cost.time(c, a, bytes, intra, interHopLatency[ri][pi], bwIntra, bwInter);
     }
 }

@@ -8,6 +8,7 @@ import io.jccl.algo.Algorithms;
 import io.jccl.plan.Collective;
 import io.jccl.proto.Protocol;
 import io.jccl.topo.BinaryTrees;
+import io.jccl.topo.ServerLayout;
 import io.jccl.topo.TreeNode;
 
 import java.io.IOException;
@@ -37,17 +38,22 @@ import java.util.Set;
 public final class Tuner {
     private final Config config;
     private final int nranks;
+    private final ServerLayout layout;
     private final int nNodes;
     private final int treeDepth;
     private final int cores;
     private final CostModel model;
     private final TuningTable table;
     private final TunerRules rules;
+    /** The schedule-derived costs of the algorithms that have no formula of their own. */
+    private final ScheduleCost scheduleCost;
 
-    private Tuner(Config config, int nranks, int nNodes, int cores, CostModel model, TuningTable table, TunerRules rules) {
+    private Tuner(Config config, ServerLayout layout, int cores, CostModel model, TuningTable table, TunerRules rules) {
         this.config = config;
-        this.nranks = nranks;
-        this.nNodes = nNodes;
+        this.nranks = layout.nranks();
+        this.layout = layout;
+        this.nNodes = layout.servers();
+        this.scheduleCost = new ScheduleCost(layout);
         this.cores = cores;
         this.model = model;
         this.table = table;
@@ -60,6 +66,16 @@ public final class Tuner {
      * configuration every rank shares; reads its tuning file if it names one.
      */
     public static Tuner create(Config config, int nranks, int nNodes) {
+        return create(config, layoutOf(nranks, nNodes));
+    }
+
+    /** Ranks numbered node by node, as even as it can be. */
+    private static ServerLayout layoutOf(int nranks, int nNodes) {
+        return ServerLayout.blocks(nranks, Math.max(1, Math.min(nNodes, nranks)));
+    }
+
+    /** The tuner of ranks laid out on servers as {@code layout} says; reads its tuning file if it names one. */
+    public static Tuner create(Config config, ServerLayout layout) {
         Path f = config.tuningFile();
         String text = null;
         if (f != null) {
@@ -69,7 +85,12 @@ public final class Tuner {
                 throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_TUNING_FILE", "cannot be read: " + f + ": " + e);
             }
         }
-        return create(config, nranks, nNodes, Runtime.getRuntime().availableProcessors(), text);
+        return create(config, layout, Runtime.getRuntime().availableProcessors(), text);
+    }
+
+    /** As {@link #create(Config, ServerLayout, int, String)}, the ranks numbered node by node. */
+    public static Tuner create(Config config, int nranks, int nNodes, int cores, String tuningText) {
+        return create(config, layoutOf(nranks, nNodes), cores, tuningText);
     }
 
     /**
@@ -77,7 +98,7 @@ public final class Tuner {
      * configuration, its core count and the contents of its tuning file ({@code tuningText}, null
      * for none; {@code config.tuningFile()} names it in messages).
      */
-    public static Tuner create(Config config, int nranks, int nNodes, int cores, String tuningText) {
+    public static Tuner create(Config config, ServerLayout layout, int cores, String tuningText) {
         TuningTable table = null;
         TunerRules rules = null;
         if (tuningText != null) {
@@ -92,12 +113,23 @@ public final class Tuner {
                 throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_TUNING_FILE", source + ": " + e.getMessage());
             }
         }
-        return new Tuner(config, nranks, nNodes, cores, CostModel.HOST, table, rules);
+        return new Tuner(config, layout, cores, CostModel.HOST.withInterServer(config.interBandwidth(), config.interLatency()),
+                table, rules);
     }
 
     /** A tuner with an explicit model, table and machine (for tests and the calibrator's checks). */
     public static Tuner of(Config config, int nranks, int nNodes, int cores, CostModel model, TuningTable table) {
-        return new Tuner(config, nranks, nNodes, cores, model, table, null);
+        return of(config, layoutOf(nranks, nNodes), cores, model, table);
+    }
+
+    /** The same on ranks laid out as {@code layout}. */
+    public static Tuner of(Config config, ServerLayout layout, int cores, CostModel model, TuningTable table) {
+        return new Tuner(config, layout, cores, model, table, null);
+    }
+
+    /** Which server each rank is on. */
+    public ServerLayout layout() {
+        return layout;
     }
 
     public TuningTable table() {
@@ -108,7 +140,10 @@ public final class Tuner {
         return rules;
     }
 
-    /** The algorithms the configuration allows for {@code c}, in the collective's order of preference. */
+    /**
+     * The algorithms the configuration allows for {@code c} that can plan on this layout, in the
+     * collective's order of preference.
+     */
     public Set<Algorithm> algorithms(Collective c, int rank) {
         Set<Algorithm> s = new LinkedHashSet<>();
         for (Algorithm a : Algorithms.supported(c)) {
@@ -117,10 +152,24 @@ public final class Tuner {
             }
         }
         if (s.isEmpty()) {
-            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "JCCL_ALGO allows " + config.algorithms()
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "JCCL_ALGO allows " + new java.util.TreeSet<>(config.algorithms())
                     + ", none of the algorithms of " + c.cliName() + " " + Algorithms.supported(c).stream().map(Algorithm::id).toList());
         }
-        return s;
+        Set<Algorithm> fit = new LinkedHashSet<>(s);
+        fit.removeIf(a -> !Algorithms.fits(a, layout));
+        if (fit.isEmpty()) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "JCCL_ALGO allows only " + s.stream().map(Algorithm::id).toList()
+                    + " for " + c.cliName() + ", which need the same number of ranks on every server; the layout is " + layout);
+        }
+        return fit;
+    }
+
+    /** Whether {@code a}'s cost comes from its schedule ({@link ScheduleCost}) rather than NCCL's formulas. */
+    static boolean scheduleCosted(Algorithm a) {
+        return switch (a) {
+            case RING, TREE, SPLIT_TREE, DIRECT -> false;
+            default -> true;
+        };
     }
 
     /** The protocols the configuration allows, fastest-latency first. */
@@ -170,14 +219,21 @@ public final class Tuner {
 
     /** The model's fastest allowed choice for {@code bytes} (as {@link CallSize} counts them). */
     public Choice modelChoice(Collective c, long bytes, Set<Algorithm> algos, Set<Protocol> protos) {
+        Set<Algorithm> weighed = new LinkedHashSet<>(algos);
+        weighed.removeIf(a -> !Algorithms.weighs(a, layout));
+        if (weighed.isEmpty()) {
+            weighed = algos; // forced by JCCL_ALGO
+        }
         Choice best = null;
-        for (Algorithm a : algos) {
+        for (Algorithm a : weighed) {
             for (Protocol p : protos) {
                 int ch = channels(bytes, p);
                 int lanes = Algorithms.lanes(a, ch);
                 // Each rank's lanes are threads of this host (the host engine's ranks share it).
-                double t = model.time(c, a, p, bytes, nranks, nNodes, ch, treeDepth, (double) nranks * lanes / cores,
-                        tiles(c, a, p, bytes, ch, lanes));
+                double perCore = (double) nranks * lanes / cores;
+                long tiles = tiles(c, a, p, bytes, ch, lanes);
+                double t = scheduleCosted(a) ? model.scheduleTime(scheduleCost, c, a, p, bytes, nranks, ch, perCore, tiles)
+                        : model.time(c, a, p, bytes, nranks, nNodes, ch, treeDepth, perCore, tiles);
                 if (best == null || t < best.predictedMicros()) {
                     best = new Choice(a, p, ch, Choice.Source.MODEL, t);
                 }
@@ -197,7 +253,10 @@ public final class Tuner {
             message = treeChunkBytes(message, bytes, channels);
         }
         long perTile = a == Algorithm.RING && c != Collective.BROADCAST && c != Collective.REDUCE
-                || a == Algorithm.DIRECT ? message * nranks : message;
+                || a == Algorithm.DIRECT || scheduleCosted(a) ? message * nranks : message;
+        if (a == Algorithm.RHD || a == Algorithm.BUTTERFLY) {
+            perTile = a == Algorithm.RHD ? 2 * message : message;
+        }
         long dataLanes = a == Algorithm.SPLIT_TREE ? lanes / 2 : lanes;
         return Math.max(1, (bytes + dataLanes * perTile - 1) / (dataLanes * perTile));
     }

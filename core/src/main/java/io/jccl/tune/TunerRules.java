@@ -85,7 +85,8 @@ public final class TunerRules {
             Algorithm a = switch (algoName) {
                 case "ring" -> Algorithm.RING;
                 case "tree" -> Algorithm.TREE;
-                case "collnet_direct", "collnet_chain", "nvls", "nvls_tree", "pat" -> null;
+                case "pat" -> Algorithm.PAT;
+                case "collnet_direct", "collnet_chain", "nvls", "nvls_tree" -> null;
                 default -> throw new IllegalArgumentException(where + ": '" + f[3].strip() + "' is not an NCCL algorithm");
             };
             Protocol p;

@@ -33,6 +33,10 @@ final class SymbolicRun {
     /** For each element of each storage array: 1 + the lane of the rank that wrote it (0: not yet). */
     private final Map<Sym[], int[]> writers = new IdentityHashMap<>();
     private final List<String> faults = new ArrayList<>();
+    /** Each rank's scratch memory ({@link Buf#SCRATCH}), made when first touched. */
+    private final SymBuffer[] scratch;
+    /** For each scratch element: 1 + the lane that last wrote it (0: never). */
+    private final int[][] scratchWriters;
     private long steps;
     private long messages;
     private long elements;
@@ -47,6 +51,8 @@ final class SymbolicRun {
         this.fifoSlots = fifoSlots;
         this.reverse = reverse;
         this.n = plan.nranks();
+        this.scratch = new SymBuffer[n];
+        this.scratchWriters = new int[n][];
     }
 
     VerifyResult result(List<String> allFaults) {
@@ -256,6 +262,17 @@ final class SymbolicRun {
     }
 
     private SymBuffer buffer(Worker w, Region r, long shift) {
+        if (r.buf() == Buf.SCRATCH) {
+            if (r.offset() + r.count() > plan.scratch()) {
+                faults.add(w.where() + ": region " + r + " ends past the " + plan.scratch() + " scratch elements of the plan");
+                return null;
+            }
+            if (scratch[w.rank] == null) {
+                scratch[w.rank] = SymBuffer.of(Math.toIntExact(plan.scratch()));
+                scratchWriters[w.rank] = new int[scratch[w.rank].length()];
+            }
+            return scratch[w.rank];
+        }
         SymBuffer[][] rank = buffers[w.rank];
         SymBuffer b = r.op() < rank.length ? rank[r.op()][r.buf().ordinal()] : null;
         if (b == null) {
@@ -277,7 +294,7 @@ final class SymbolicRun {
             return null;
         }
         boolean pre = reduces && r.buf() == Buf.INPUT;
-        long start = r.offset() + shift;
+        long start = r.offset() + (r.buf() == Buf.SCRATCH ? 0 : shift);
         Sym[] v = new Sym[(int) r.count()];
         for (int i = 0; i < v.length; i++) {
             Sym x = b.get(start + i);
@@ -294,6 +311,22 @@ final class SymbolicRun {
         SymBuffer b = buffer(w, r, shift);
         if (b == null) {
             return false;
+        }
+        if (r.buf() == Buf.SCRATCH) {
+            // Scratch is the rank's working memory: rewritten freely, tile after tile, but by one lane
+            // (a scratch element two lanes write is a race).
+            int[] last = scratchWriters[w.rank];
+            for (int i = 0; i < v.length; i++) {
+                int at = (int) r.offset() + i;
+                if (last[at] != 0 && last[at] != w.lane + 1) {
+                    faults.add(w.where() + ": writes scratch[" + at + "], which lane " + (last[at] - 1)
+                            + " wrote (a race between lanes)");
+                    return false;
+                }
+                last[at] = w.lane + 1;
+                b.set(at, v[i]);
+            }
+            return true;
         }
         long start = r.offset() + shift;
         int[] lanes = writers.computeIfAbsent(b.data(), k -> new int[k.length]);

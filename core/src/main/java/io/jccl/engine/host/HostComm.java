@@ -54,7 +54,10 @@ public final class HostComm {
      */
     public static HostComm[] createAll(java.util.List<Config> configs) {
         int n = configs.size();
-        HostDomain d = new HostDomain(n, configs.getFirst());
+        // Ranks given a host identity (JCCL_HOSTID) form servers as ranks on separate hosts would:
+        // how one process emulates several servers; the others share this host.
+        java.util.List<String> hosts = configs.stream().map(c -> c.hostId().map(h -> "id:" + h).orElse("")).toList();
+        HostDomain d = new HostDomain(n, configs.getFirst(), io.jccl.topo.ServerLayout.ofHosts(hosts));
         for (int r = 0; r < n; r++) {
             d.join(new HostComm(d, r, configs.get(r)));
         }
@@ -82,7 +85,8 @@ public final class HostComm {
         }
         HostDomain d = JOINING.computeIfAbsent(s.commId(), id -> {
             Config shared = s.applyTo(config);
-            return new HostDomain(n, shared, io.jccl.tune.Tuner.create(shared, n, bootstrap.locality().hosts(), s.cores(),
+            return new HostDomain(n, shared, io.jccl.tune.Tuner.create(shared,
+                    io.jccl.topo.ServerLayout.ofHosts(bootstrap.locality().hostOf()), s.cores(),
                     s.tuningText()), peers);
         });
         if (others && rank == peers.localRanks()[0]) {
@@ -263,7 +267,19 @@ public final class HostComm {
         domain.abort("rank " + rank + " failed: " + e.getMessage(), rank, -1);
     }
 
+    /** This rank's scratch memory for plans that keep partial results ({@code Buf.SCRATCH}); grown as needed. */
+    private volatile MemorySegment scratch = MemorySegment.NULL;
+
+    MemorySegment scratch() {
+        return scratch;
+    }
+
     private void run(Work w) {
+        // Operations of a rank run one at a time, so its scratch is grown here, before any lane reads it.
+        long need = w.plan().scratch() * w.elementSize();
+        if (need > scratch.byteSize()) {
+            scratch = arena.allocate(Math.max(need, 2 * scratch.byteSize()), 64);
+        }
         int lanes = w.plan().lanes();
         if (lanes == 1) {
             lane0.run(w);

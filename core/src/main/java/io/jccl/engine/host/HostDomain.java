@@ -33,6 +33,8 @@ final class HostDomain {
     private final ConcurrentHashMap<HostPlanner.CallKey, HostPlanner.Planned> plans = new ConcurrentHashMap<>();
     /** Chooses every call's algorithm, protocol and channels; built once from the shared configuration. */
     final Tuner tuner;
+    /** Which server each rank is on (the tuner's, so plans and choices see one layout). */
+    final io.jccl.topo.ServerLayout layout;
     /** Where the ranks run when they span processes; null when all are threads of this process. */
     final PeerProcesses peers;
     /** The shared-memory FIFOs this process mapped (their abort words carry an abort to the other processes). */
@@ -44,8 +46,8 @@ final class HostDomain {
     /** Local ranks that joined and have not closed yet (the last one removes leftover files). */
     private int open;
 
-    HostDomain(int nranks, Config config) {
-        this(nranks, config, Tuner.create(config, nranks, 1), null);
+    HostDomain(int nranks, Config config, io.jccl.topo.ServerLayout layout) {
+        this(nranks, config, Tuner.create(config, layout), null);
     }
 
     HostDomain(int nranks, Config config, Tuner tuner, PeerProcesses peers) {
@@ -54,6 +56,7 @@ final class HostDomain {
         this.slotBytes = Protocol.SIMPLE.slotBytes(config.buffSize());
         this.comms = new HostComm[nranks];
         this.tuner = tuner;
+        this.layout = tuner.layout();
         this.peers = peers;
     }
 

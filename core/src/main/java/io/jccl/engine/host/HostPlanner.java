@@ -46,7 +46,7 @@ final class HostPlanner {
         }
         long maxMessage = Math.max(1, message / k.elementSize());
         Plan plan = Algorithms.plan(new Call(k.collective(), n, k.count(), k.root()), c.algorithm(),
-                Channels.flat(n, c.channels()), maxMessage);
+                Channels.flat(d.layout, c.channels()), maxMessage);
         if (d.config.debug() == Config.Debug.INFO) {
             System.err.println("jccl INFO rank " + rank + ": " + k.collective().cliName() + " " + bytes + " B on " + n
                     + " ranks: " + c);

@@ -173,7 +173,7 @@ final class LaneExecutor {
         boolean stable;
         switch (step.kind()) {
             case SEND -> {
-                stable = !preSrc && (step.src().buf() == Buf.OUTPUT || w.inputStable());
+                stable = !preSrc && (step.src().buf() == Buf.OUTPUT || step.src().buf() == Buf.INPUT && w.inputStable());
                 // LL and LL128 copy the data into their lines as they send, from wherever it is.
                 if ((stable && referable) || (!preSrc && w.protocol() != Protocol.SIMPLE)) {
                     resSeg = segment(w, step.src());
@@ -191,12 +191,13 @@ final class LaneExecutor {
                 resSeg = segment(w, step.dst());
                 resOff = offset(step.dst(), shift, es);
                 in[0].copyTo(resSeg, resOff, bytes);
-                stable = true;
+                stable = step.dst().buf() != Buf.SCRATCH;
             }
             case RECV_REDUCE_SEND, RECV_REDUCE_COPY, RECV_REDUCE_COPY_SEND -> {
-                stable = step.dst() != null;
-                resSeg = stable ? segment(w, step.dst()) : out[0].sendSegment();
-                resOff = stable ? offset(step.dst(), shift, es) : out[0].sendOffset();
+                boolean toDst = step.dst() != null;
+                stable = toDst && step.dst().buf() != Buf.SCRATCH;
+                resSeg = toDst ? segment(w, step.dst()) : out[0].sendSegment();
+                resOff = toDst ? offset(step.dst(), shift, es) : out[0].sendOffset();
                 MemorySegment src = segment(w, step.src());
                 long srcOff = offset(step.src(), shift, es);
                 red.combine(in[0].recvSegment(), in[0].recvOffset(), false, src, srcOff, preSrc, resSeg, resOff,
@@ -211,7 +212,8 @@ final class LaneExecutor {
                 resOff = offset(step.dst(), shift, es);
                 transform(red, segment(w, step.src()), offset(step.src(), shift, es), preSrc, resSeg, resOff, step.count(),
                         step.postOp(), es);
-                stable = true;
+                // Scratch is rewritten within the call: never sent by reference.
+                stable = step.dst().buf() != Buf.SCRATCH;
             }
             default -> throw new IllegalStateException(step.kind().toString());
         }
@@ -251,12 +253,17 @@ final class LaneExecutor {
         return a.heapBase().orElse(null) == b.heapBase().orElse(null) && a.address() + aOff == b.address() + bOff;
     }
 
-    private static MemorySegment segment(Work w, Region r) {
-        return r.buf() == Buf.INPUT ? w.inputs()[r.op()] : w.outputs()[r.op()];
+    private MemorySegment segment(Work w, Region r) {
+        return switch (r.buf()) {
+            case INPUT -> w.inputs()[r.op()];
+            case OUTPUT -> w.outputs()[r.op()];
+            case SCRATCH -> comm.scratch();
+        };
     }
 
+    /** Scratch is not shifted per tile: every tile reuses it. */
     private static long offset(Region r, long shift, long es) {
-        return (r.offset() + shift) * es;
+        return (r.buf() == Buf.SCRATCH ? r.offset() : r.offset() + shift) * es;
     }
 
     private JcclException stuck(Work w, Step step, long tile, int index, String waitingFor) {

@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 
 /**
  * What rank 0 gives every rank at init so that all plan alike: its plan-deciding settings (buffer
- * sizes, JCCL_ALGO, JCCL_PROTO, channel bounds), its core count and the contents of its tuning file
+ * sizes, JCCL_ALGO, JCCL_PROTO, channel bounds, JCCL_INTER_BW/LATENCY), its core count and the contents of its tuning file
  * (the tuner decides from shared state only), a random id naming this communicator's
  * shared-memory files, and a random token that the socket transport's connections present.
  *
@@ -27,8 +27,8 @@ import java.util.stream.Collectors;
  * @param tuningText  its contents, or null
  */
 record SharedSettings(long commId, byte[] netToken, long buffSize, long llBuffSize, long ll128BuffSize, String algorithms,
-                      String protocols, int minChannels, int maxChannels, int cores, String tuningFile,
-                      String tuningText) {
+                      String protocols, int minChannels, int maxChannels, double interBandwidth, double interLatency,
+                      int cores, String tuningFile, String tuningText) {
     private static final int MAGIC = 0x4a43_5331; // "JCS1"
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -49,14 +49,14 @@ record SharedSettings(long commId, byte[] netToken, long buffSize, long llBuffSi
         return new SharedSettings(id == 0 ? 1 : id, token, c.buffSize(Protocol.SIMPLE), c.buffSize(Protocol.LL),
                 c.buffSize(Protocol.LL128), String.join(",", c.algorithms()),
                 c.protocols().stream().map(Protocol::id).collect(Collectors.joining(",")), c.minChannels(), c.maxChannels(),
-                Runtime.getRuntime().availableProcessors(), f == null ? null : f.toString(), text);
+                c.interBandwidth(), c.interLatency(), Runtime.getRuntime().availableProcessors(), f == null ? null : f.toString(), text);
     }
 
     /** {@code own} with these plan-deciding settings; the rank keeps its timeout, debug level and the rest. */
     Config applyTo(Config own) {
         Config c = own.withBuffSize(Protocol.SIMPLE, buffSize).withBuffSize(Protocol.LL, llBuffSize)
                 .withBuffSize(Protocol.LL128, ll128BuffSize).withAlgorithms(algorithms).withProtocols(protocols)
-                .withChannels(minChannels, maxChannels);
+                .withChannels(minChannels, maxChannels).withInterServer(interBandwidth, interLatency);
         return c.withTuningFile(tuningFile == null ? null : Path.of(tuningFile));
     }
 
@@ -73,6 +73,8 @@ record SharedSettings(long commId, byte[] netToken, long buffSize, long llBuffSi
             writeString(o, protocols);
             o.writeInt(minChannels);
             o.writeInt(maxChannels);
+            o.writeDouble(interBandwidth);
+            o.writeDouble(interLatency);
             o.writeInt(cores);
             writeString(o, tuningFile);
             writeString(o, tuningText);
@@ -88,7 +90,8 @@ record SharedSettings(long commId, byte[] netToken, long buffSize, long llBuffSi
                 throw new IOException("not rank 0's settings");
             }
             SharedSettings s = new SharedSettings(in.readLong(), in.readNBytes(16), in.readLong(), in.readLong(), in.readLong(), readString(in),
-                    readString(in), in.readInt(), in.readInt(), in.readInt(), readString(in), readString(in));
+                    readString(in), in.readInt(), in.readInt(), in.readDouble(), in.readDouble(), in.readInt(), readString(in),
+                    readString(in));
             if (in.read() != -1) {
                 throw new IOException("trailing bytes");
             }

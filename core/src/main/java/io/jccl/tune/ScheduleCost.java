@@ -1,0 +1,147 @@
+package io.jccl.tune;
+
+import io.jccl.algo.Algorithm;
+import io.jccl.algo.Algorithms;
+import io.jccl.plan.Call;
+import io.jccl.plan.Collective;
+import io.jccl.plan.Link;
+import io.jccl.plan.Plan;
+import io.jccl.plan.Schedule;
+import io.jccl.plan.Step;
+import io.jccl.topo.Channels;
+import io.jccl.topo.ServerLayout;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The cost of an algorithm read from its own schedule on a two-level fabric, rather than from a
+ * formula: one tile of a representative call is played (see {@link #makespan}) with each rank
+ * having one link per level (intra-server, inter-server), each with its hop latency and bandwidth.
+ * Played once with latencies only (the hops on the critical path, per level) and once with
+ * bandwidths only (the bytes on the busiest links and how well the levels overlap), which give
+ * the model's {@code latency + bytes / bandwidth} form. DESIGN.md's formulas
+ * (hierarchical ring ≈ 2(m+1)α + 4S/B, 2D torus ≈ 2(m+n)α + 4S/B, butterfly ≈ log2 N (α + S/B), the
+ * pipeline's overlap) come out of the schedules; TunerTest checks them.
+ */
+public final class ScheduleCost {
+    /** Per call byte, µs, and µs of latency. */
+    private record Terms(double latency, double perByte) {
+    }
+
+    private final ServerLayout layout;
+    private final Map<String, Schedule> schedules = new HashMap<>();
+    private final Map<String, Terms> terms = new HashMap<>();
+
+    public ScheduleCost(ServerLayout layout) {
+        this.layout = layout;
+    }
+
+    /**
+     * Predicted µs of {@code bytes} (as {@link CallSize} counts) of {@code c} by {@code a}: hops
+     * cost {@code alphaIntra} / {@code alphaInter} µs, levels move {@code bwIntra} / {@code bwInter}
+     * bytes per µs.
+     */
+    public synchronized double time(Collective c, Algorithm a, long bytes, double alphaIntra, double alphaInter,
+                                    double bwIntra, double bwInter) {
+        String key = c + "/" + a + "/" + alphaIntra + "/" + alphaInter + "/" + bwIntra + "/" + bwInter;
+        Terms t = terms.get(key);
+        if (t == null) {
+            Schedule s = schedule(c, a);
+            double latency = makespan(s, layout, 0, alphaIntra, alphaInter, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
+            double perByte = makespan(s, layout, 1, 0, 0, bwIntra, bwInter) / CallSize.bytes(c, count(c), 1, layout.nranks());
+            t = new Terms(latency, perByte);
+            terms.put(key, t);
+        }
+        return t.latency + bytes * t.perByte;
+    }
+
+    /** Elements of the representative call: enough for every algorithm to cut its blocks evenly. */
+    private long count(Collective c) {
+        long n = layout.nranks();
+        return c == Collective.ALL_REDUCE ? 4 * n * n : 4 * n;
+    }
+
+    private Schedule schedule(Collective c, Algorithm a) {
+        return schedules.computeIfAbsent(c + "/" + a, k -> {
+            long count = count(c);
+            Call call = new Call(c, layout.nranks(), count, 0);
+            Plan p = Algorithms.plan(call, a, Channels.flat(layout, 1), count * layout.nranks());
+            return p.segments(0).getFirst().schedule();
+        });
+    }
+
+    /**
+     * µs one run of {@code s} takes when each element is {@code elementBytes} bytes. A lane runs its
+     * steps in order; a step starts when the lane reaches it and its messages have arrived, and
+     * hands its sends to the rank's link of each level without waiting for them (as a copy into a
+     * FIFO that a proxy or a DMA engine drains): a rank's link of one level carries one message at a
+     * time, taking {@code bytes / bw} of it, and a message arrives {@code alpha} after it has gone
+     * out. So the two levels work at once exactly where the schedule lets them, a rank's messages on
+     * one level share its bandwidth, and FIFOs are taken as deep enough never to hold a sender back.
+     */
+    static double makespan(Schedule s, ServerLayout layout, double elementBytes, double alphaIntra, double alphaInter,
+                           double bwIntra, double bwInter) {
+        int n = s.nranks();
+        int lanes = s.lanes();
+        int[][] next = new int[n][lanes];
+        double[][] clock = new double[n][lanes];
+        double[][] linkFree = new double[n][2];
+        Map<Long, ArrayDeque<Double>> arriving = new HashMap<>();
+        double end = 0;
+        boolean progress = true;
+        while (progress) {
+            progress = false;
+            for (int r = 0; r < n; r++) {
+                for (int l = 0; l < lanes; l++) {
+                    Step[] steps = s.stepArray(r, l);
+                    while (next[r][l] < steps.length) {
+                        Step st = steps[next[r][l]];
+                        boolean ready = true;
+                        for (Link in : st.recv()) {
+                            ArrayDeque<Double> q = arriving.get(key(n, in.channel(), in.peer(), r));
+                            if (q == null || q.isEmpty()) {
+                                ready = false;
+                                break;
+                            }
+                        }
+                        if (!ready) {
+                            break;
+                        }
+                        double start = clock[r][l];
+                        for (Link in : st.recv()) {
+                            start = Math.max(start, arriving.get(key(n, in.channel(), in.peer(), r)).poll());
+                        }
+                        double bytes = st.count() * elementBytes;
+                        for (Link out : st.send()) {
+                            int level = layout.serverOf(out.peer()) == layout.serverOf(r) ? 0 : 1;
+                            double wire = bytes / (level == 0 ? bwIntra : bwInter);
+                            double go = Math.max(start, linkFree[r][level]);
+                            linkFree[r][level] = go + wire;
+                            double at = go + wire + (level == 0 ? alphaIntra : alphaInter);
+                            arriving.computeIfAbsent(key(n, out.channel(), r, out.peer()), k -> new ArrayDeque<>()).add(at);
+                            end = Math.max(end, at);
+                        }
+                        clock[r][l] = start;
+                        end = Math.max(end, start);
+                        next[r][l]++;
+                        progress = true;
+                    }
+                }
+            }
+        }
+        for (int r = 0; r < n; r++) {
+            for (int l = 0; l < lanes; l++) {
+                if (next[r][l] < s.stepArray(r, l).length) {
+                    throw new IllegalStateException("schedule does not complete: rank " + r + " lane " + l + " is stuck");
+                }
+            }
+        }
+        return end;
+    }
+
+    private static long key(int n, int channel, int from, int to) {
+        return ((long) channel * n + from) * n + to;
+    }
+}
