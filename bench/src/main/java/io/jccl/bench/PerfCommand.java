@@ -388,9 +388,9 @@ public final class PerfCommand {
 
     /**
      * How a rank meets the others between timed regions: the threads' barrier when all ranks are
-     * threads of this JVM, else an all-gather of one word per rank on the communicator itself. An
-     * all-gather, not all-reduces: a reduction of another type or operation than the sweep's would
-     * make the JIT recompile the sweep's reduction loop for both (deoptimisations in the timed runs).
+     * threads of this JVM, else an exchange of one word per rank on the communicator itself. No
+     * all-reduces: a reduction of another type or operation than the sweep's would make the JIT
+     * recompile the sweep's reduction loop for both (deoptimisations in the timed runs).
      */
     private final class Sync {
         private final Communicator comm;
@@ -425,10 +425,25 @@ public final class PerfCommand {
             return (int) word.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 1);
         }
 
-        /** Every rank's {@code v}, at words 1..n of {@code word}. */
+        /**
+         * Every rank's {@code v}, at words 1..n of {@code word}: one grouped exchange of sends and
+         * receives, which JCCL_ALGO does not govern (a sweep with JCCL_ALGO=tree has no all-gather).
+         */
         private void gather(long v) {
-            word.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 0, v);
-            comm.allGather(word.asSlice(0, 8), word.asSlice(8), 1, io.jccl.DataType.INT64, stream);
+            int me = comm.rank();
+            MemorySegment mine = word.asSlice(8L * (1 + me), 8);
+            mine.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, v);
+            io.jccl.Group.start();
+            try {
+                for (int p = 0; p < comm.size(); p++) {
+                    if (p != me) {
+                        comm.send(mine, 1, io.jccl.DataType.INT64, p, stream);
+                        comm.recv(word.asSlice(8L * (1 + p), 8), 1, io.jccl.DataType.INT64, p, stream);
+                    }
+                }
+            } finally {
+                io.jccl.Group.end();
+            }
             stream.synchronize();
         }
 
