@@ -70,6 +70,23 @@ class MultiProcessTest {
     }
 
     @Test
+    void aMessageWaitsForItsReceiverAfterTheSenderClosedAndExited() throws Exception {
+        try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
+            Process sender = child(0, 2, root, "late").start();
+            Process receiver = child(1, 2, root, "late").start();
+            assertThat(sender.waitFor(60, TimeUnit.SECONDS)).as("sender finished").isTrue();
+            String sent = new String(sender.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(sender.exitValue()).as(sent).isZero();
+            assertThat(receiver.isAlive()).as("the receiver still sleeps when the sender is gone").isTrue();
+            assertThat(receiver.waitFor(60, TimeUnit.SECONDS)).as("receiver finished").isTrue();
+            String out = new String(receiver.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(receiver.exitValue()).as(out).isZero();
+            assertThat(out).contains("ok late");
+            assertThat(filesOf(List.of(sender, receiver))).isEmpty();
+        }
+    }
+
+    @Test
     void ranksInTwoProcessesRunEveryProtocolThroughSharedMemoryAndLeaveNoFile() throws Exception {
         int n = 2;
         // A file a killed job left (its processes are gone): the next init on this host removes it.

@@ -18,6 +18,8 @@ import java.lang.foreign.ValueLayout;
  * the tuner's protocols; prints {@code ok env}.</li>
  * <li>{@code loop}: all-reduces until something fails; prints {@code looping} once the first
  * succeeded, then on failure the exception and exits 3.</li>
+ * <li>{@code late}: rank 0 sends rank 1 a message, closes and exits; rank 1 receives it 2 s later,
+ * checks it and prints {@code ok late}.</li>
  * <li>{@code abort}: rank 1 makes one all-reduce, then calls {@link Communicator#abort()} and stays
  * alive for 10 s (so that its peers learn of the abort, not of its death); the others
  * {@code loop}.</li>
@@ -36,6 +38,8 @@ public final class ProcessRank {
                     collectives(comm);
                 }
                 System.out.println("ok env");
+            } else if (args[0].equals("late")) {
+                lateReceive();
             } else if (args[0].equals("abort") && System.getenv("JCCL_RANK").equals("1")) {
                 abortAfterOne();
             } else {
@@ -47,6 +51,26 @@ public final class ProcessRank {
             System.exit(args[0].startsWith("check") ? 2 : 3);
         }
         System.exit(0);
+    }
+
+    /** A sender that closes before its receiver gets to the message: the message must wait for it. */
+    private static void lateReceive() throws InterruptedException {
+        try (Communicator comm = Communicator.fromEnvironment(); Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
+            MemorySegment buf = arena.allocate(4000);
+            if (comm.rank() == 0) {
+                fill(buf, 1000, 0);
+                comm.send(buf, 1000, DataType.INT32, 1, s);
+                s.synchronize();
+                return;
+            }
+            Thread.sleep(2000);
+            comm.recv(buf, 1000, DataType.INT32, 0, s);
+            s.synchronize();
+            for (long i = 0; i < 1000; i++) {
+                expect(buf, i, value(0, i), "late receive");
+            }
+        }
+        System.out.println("ok late");
     }
 
     private static void check(String[] args) {

@@ -66,14 +66,14 @@ final class HostDomain {
         open++;
     }
 
-    /** Counts a closing local rank out; the last one removes the files no peer mapped. */
+    /** Counts a closing local rank out; the last one removes the files no peer will map. */
     void leave() {
         boolean last;
         synchronized (this) {
             last = --open == 0;
         }
         if (last && peers != null) {
-            ShmFiles.removeAll(peers.commId);
+            ShmFiles.removeUnclaimed(peers.commId);
             NetProxy n = net;
             if (n != null) {
                 n.close();

@@ -26,9 +26,10 @@ import java.util.Set;
  * fresh file is zero-filled, which is a FIFO's initial state in every protocol, so neither side
  * waits for the other. Each side counts itself in the file's {@link Fifo#ATTACHED} word once
  * mapped; the second one unlinks the file, so a healthy job leaves nothing behind while it runs.
- * A file whose peer never came is removed when the communicator closes (all files of its id), and
- * one left by processes killed before that is removed by the next communicator of this host whose
- * init finds a pid in its name dead.
+ * A file whose peer never came is removed when the communicator closes ({@link #removeUnclaimed}:
+ * except one holding messages for a live receiver that has yet to map it), and one left by
+ * processes killed before that is removed by the next communicator of this host whose init finds
+ * a pid in its name dead.
  */
 final class ShmFiles {
     static final Path DIR = Path.of("/dev/shm");
@@ -91,29 +92,61 @@ final class ShmFiles {
         });
     }
 
-    /** Removes every file of communicator {@code commId} (those whose peer never mapped them). */
-    static void removeAll(long commId) {
-        String prefix = prefix(commId);
-        forEach(prefix, ShmFiles::delete);
+    /**
+     * Removes the files of communicator {@code commId} whose second side will not come (the
+     * communicator is closing in this process): all but those that hold messages this process sent
+     * to a rank of a live process that has not mapped the file yet. That rank may still be on its
+     * way to the receive (a sender that closes right after its last send is legal); it maps the
+     * file, takes the messages and unlinks it, or its own close removes it, or, if its process
+     * dies first, the next init on this host does ({@link #removeStale}).
+     */
+    static void removeUnclaimed(long commId) {
+        long me = ProcessHandle.current().pid();
+        forEach(prefix(commId), p -> {
+            long[] pids = pids(p);
+            if (pids != null && pids[0] == me && pids[1] != me && alive(pids[1]) && holdsMessages(p)) {
+                return;
+            }
+            delete(p);
+        });
+    }
+
+    /** Whether the FIFO file {@code p} was mapped by one side only and holds messages not taken. */
+    private static boolean holdsMessages(Path p) {
+        try (Arena arena = Arena.ofConfined();
+             FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+            if (ch.size() < Fifo.SLOTS) {
+                return false;
+            }
+            MemorySegment head = ch.map(FileChannel.MapMode.READ_ONLY, 0, Fifo.SLOTS, arena);
+            return (long) Fifo.LONG.getVolatile(head, Fifo.ATTACHED) == 1
+                    && (long) Fifo.LONG.getVolatile(head, Fifo.TAIL) > (long) Fifo.LONG.getVolatile(head, Fifo.HEAD);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The sender's and receiver's pids a FIFO file's name ends with, or null. */
+    private static long[] pids(Path p) {
+        String[] parts = p.getFileName().toString().split("-");
+        if (parts.length < 2) {
+            return null;
+        }
+        try {
+            return new long[] {Long.parseLong(parts[parts.length - 2]), Long.parseLong(parts[parts.length - 1])};
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /** Removes jccl's FIFO files that name a process no longer alive; returns how many. */
     static int removeStale() {
         int[] removed = {0};
         forEach(PREFIX, p -> {
-            String[] parts = p.getFileName().toString().split("-");
-            if (parts.length < 2) {
-                return;
-            }
-            try {
-                long a = Long.parseLong(parts[parts.length - 2]);
-                long b = Long.parseLong(parts[parts.length - 1]);
-                if (!alive(a) || !alive(b)) {
-                    delete(p);
-                    removed[0]++;
-                }
-            } catch (NumberFormatException e) {
-                // not a FIFO file of ours
+            long[] pids = pids(p);
+            if (pids != null && (!alive(pids[0]) || !alive(pids[1]))) {
+                delete(p);
+                removed[0]++;
             }
         });
         return removed[0];
