@@ -347,6 +347,7 @@ public final class HostComm {
                 w.stop();
             }
         }
+        domain.finishNet(rank);
         arena.close();
         domain.leave();
     }

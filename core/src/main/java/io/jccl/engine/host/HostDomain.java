@@ -65,6 +65,14 @@ final class HostDomain {
         open++;
     }
 
+    /** A local rank closes: what it sent over sockets leaves first, then its connections end (before its arena goes). */
+    void finishNet(int rank) {
+        NetProxy n = net;
+        if (n != null) {
+            n.finish(rank);
+        }
+    }
+
     /** Counts a closing local rank out; the last one removes the files no peer mapped. */
     void leave() {
         boolean last;

@@ -54,6 +54,10 @@ final class NetProxy implements AutoCloseable {
     static final int MAC_BYTES = 16;
     /** Chunk frame header: message number (8), message size (4), chunk length (4). */
     static final int FRAME = 16;
+    /** The message number of the frame a sender writes on each socket when its rank closes: nothing follows. */
+    static final long END = -2;
+    /** How long a closing rank waits for its messages to leave over the sockets. */
+    private static final long FINISH_NANOS = 30_000_000_000L;
     /** NCCL's MIN_CHUNKSIZE: a message is cut into chunks no smaller than this (but the last). */
     static final long MIN_CHUNK = 64 << 10;
     /** A connection's header must arrive within this long, or it is dropped. */
@@ -66,6 +70,8 @@ final class NetProxy implements AutoCloseable {
     private final InetSocketAddress[] addresses;
     /** Sockets of every connection, closed with the proxy. */
     private final List<SocketChannel> sockets = new CopyOnWriteArrayList<>();
+    /** FIFOs whose messages this process sends over sockets (drained when their rank closes). */
+    private final List<Fifo> sendFifos = new CopyOnWriteArrayList<>();
     /** Receiving connections whose sockets are still arriving, by (protocol, channel, from, to). */
     private final Map<Long, NetReceiver.Conn> arriving = new ConcurrentHashMap<>();
     private final NetSender sender;
@@ -136,6 +142,7 @@ final class NetProxy implements AutoCloseable {
      * a virtual thread connects the sockets (retrying until the timeout), then the send threads serve them.
      */
     void startSend(Fifo f) {
+        sendFifos.add(f);
         Thread.ofVirtual().name("jccl-net-connect-" + f).start(() -> {
             int k = socketsPerConnection();
             SocketChannel[] socks = new SocketChannel[k];
@@ -254,6 +261,24 @@ final class NetProxy implements AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, "jccl: dropped a connection to the socket transport: " + e.getMessage());
             closeQuietly(ch);
         }
+    }
+
+    /**
+     * Rank {@code rank} of this process closes: waits (bounded) until the messages it sent over
+     * sockets have all been written, ends its connections with an {@link #END} frame on every
+     * socket (so the receiver takes the close for what it is, not for a lost peer), and stops
+     * reading the connections it receives on (their FIFOs go with its arena).
+     */
+    void finish(int rank) {
+        long deadline = System.nanoTime() + Math.min(FINISH_NANOS, domain.config.timeout().toNanos());
+        for (Fifo f : sendFifos) {
+            // A message is released only once every chunk of it was written.
+            while (f.from == rank && f.tail() != f.head() && !closed && !domain.aborted() && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+            }
+        }
+        sender.end(rank, deadline);
+        receiver.detach(rank);
     }
 
     /** A connection of {@code local} with {@code remote} broke or brought a bad frame: the domain fails naming the peer. */

@@ -45,6 +45,8 @@ final class NetReceiver {
         long offset;
         int left;
         Worker[] servers = new Worker[0];
+        /** Set once its rank closed (its FIFO is gone): nothing more is read. */
+        volatile boolean detached;
 
         Conn(Fifo fifo, int count, long capacity) {
             this.fifo = fifo;
@@ -80,6 +82,8 @@ final class NetReceiver {
         /** The last message number this socket brought. */
         long last = -1;
         SelectionKey key;
+        /** The sender ended this socket (an END frame): nothing more comes, and its close is no loss. */
+        boolean ended;
 
         Socket(Conn conn, int index) {
             this.conn = conn;
@@ -89,6 +93,7 @@ final class NetReceiver {
 
     private final NetProxy proxy;
     private final Worker[] workers;
+    private final java.util.List<Conn> conns = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     NetReceiver(NetProxy proxy, int threads) {
         this.proxy = proxy;
@@ -108,6 +113,7 @@ final class NetReceiver {
 
     /** Serves a receiving connection whose sockets all arrived: socket {@code i} by thread {@code i mod T}. */
     void add(Conn c) {
+        conns.add(c);
         int used = Math.min(workers.length, c.count);
         Worker[] servers = new Worker[used];
         System.arraycopy(workers, 0, servers, 0, used);
@@ -118,6 +124,19 @@ final class NetReceiver {
             Worker w = workers[i % workers.length];
             w.incoming.add(new Socket(c, i));
             w.wake();
+        }
+    }
+
+    /** Stops reading the connections {@code rank} receives on (it closed; its FIFOs go with its arena). */
+    void detach(int rank) {
+        for (Conn c : conns) {
+            if (c.fifo.to == rank) {
+                c.detached = true;
+                conns.remove(c);
+                for (Worker w : c.servers) {
+                    w.wake();
+                }
+            }
         }
     }
 
@@ -168,7 +187,9 @@ final class NetReceiver {
                         if (r != STALLED) {
                             progress = true;
                             stalled.remove(i--);
-                            s.key.interestOps(SelectionKey.OP_READ);
+                            if (s.key.isValid()) {
+                                s.key.interestOps(SelectionKey.OP_READ);
+                            }
                         }
                     }
                     if (stalled.isEmpty()) {
@@ -180,7 +201,7 @@ final class NetReceiver {
                         Socket s = current = (Socket) k.attachment();
                         int r = drain(s);
                         progress |= r == PROGRESS;
-                        if (r == STALLED) {
+                        if (r == STALLED && k.isValid()) {
                             k.interestOps(0);
                             stalled.add(s);
                         }
@@ -229,12 +250,20 @@ final class NetReceiver {
 
         /** Steps a socket until it would block (PROGRESS if it read or delivered anything, else NOTHING) or stalls (STALLED). */
         private int drain(Socket s) throws IOException {
+            if (s.conn.detached || s.ended) {
+                s.key.cancel();
+                return NOTHING;
+            }
             int any = NOTHING;
             for (int r; (r = step(s)) != NOTHING; ) {
                 if (r == STALLED) {
                     return STALLED;
                 }
                 any = PROGRESS;
+                if (s.ended) {
+                    s.key.cancel();
+                    break;
+                }
             }
             return any;
         }
@@ -256,6 +285,15 @@ final class NetReceiver {
             s.size = s.header.getInt() & 0xFFFF_FFFFL;
             s.length = s.header.getInt() & 0xFFFF_FFFFL;
             s.header.clear();
+            if (s.seq == NetProxy.END && s.size == 0 && s.length == 0) {
+                synchronized (c) {
+                    if (c.size >= 0 && s.last < c.seq && s.index < NetProxy.chunks(c.size, c.count)) {
+                        throw badFrame(s, "the sender ended the connection within message " + c.seq);
+                    }
+                }
+                s.ended = true;
+                return PROGRESS;
+            }
             if (s.size > c.capacity) {
                 throw badFrame(s, "message " + s.seq + " of " + s.size + " bytes, beyond the " + c.capacity + " a message holds");
             }

@@ -36,6 +36,8 @@ final class NetSender {
         long next;
         /** Threads serving this connection, woken when a message opens. */
         final Thread[] servers;
+        /** Set once its rank closed: the threads leave it alone. */
+        volatile boolean ended;
 
         Conn(Fifo fifo, SocketChannel[] socks, Thread[] servers) {
             this.fifo = fifo;
@@ -103,6 +105,7 @@ final class NetSender {
 
     private final NetProxy proxy;
     private final Worker[] workers;
+    private final java.util.List<Conn> conns = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     NetSender(NetProxy proxy, int threads) {
         this.proxy = proxy;
@@ -124,6 +127,7 @@ final class NetSender {
             servers[t] = workers[t].thread;
         }
         Conn c = new Conn(f, socks, servers);
+        conns.add(c);
         for (SocketChannel ch : socks) {
             ch.configureBlocking(false);
         }
@@ -131,6 +135,32 @@ final class NetSender {
             Worker w = workers[i % workers.length];
             w.incoming.add(new Socket(c, i));
             LockSupport.unpark(w.thread);
+        }
+    }
+
+    /** Every connection {@code rank} sends on: ends it with an END frame on each socket (written by {@code deadline}), closes it. */
+    void end(int rank, long deadline) {
+        for (Conn c : conns) {
+            if (c.fifo.from != rank) {
+                continue;
+            }
+            synchronized (c) {
+                c.ended = true;
+            }
+            for (SocketChannel ch : c.socks) {
+                ByteBuffer b = ByteBuffer.allocate(NetProxy.FRAME).putLong(NetProxy.END).putInt(0).putInt(0).flip();
+                try {
+                    while (b.hasRemaining() && System.nanoTime() < deadline) {
+                        if (ch.write(b) == 0) {
+                            LockSupport.parkNanos(100_000);
+                        }
+                    }
+                } catch (IOException e) {
+                    // the peer is gone already: nothing to tell it
+                }
+                NetProxy.closeQuietly(ch);
+            }
+            conns.remove(c);
         }
     }
 
@@ -153,6 +183,7 @@ final class NetSender {
                 for (Socket s; (s = incoming.poll()) != null; ) {
                     mine.add(s);
                 }
+                mine.removeIf(s -> s.conn.ended);
                 boolean progress = false;
                 boolean full = false;
                 for (Socket s : mine) {
@@ -206,6 +237,9 @@ final class NetSender {
         /** Moves one socket on: 1 when it wrote something or finished, 0 when it had nothing to do, -1 when its socket is full. */
         private int step(Socket s) throws IOException {
             Conn c = s.conn;
+            if (c.ended) {
+                return 0;
+            }
             if (s.seq < 0) {
                 long seq;
                 long size;

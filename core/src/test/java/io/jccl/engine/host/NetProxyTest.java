@@ -210,6 +210,31 @@ class NetProxyTest {
         return o.toByteArray();
     }
 
+    @Test
+    void anEndFrameClosesQuietlyButASilentCloseIsALoss() throws Exception {
+        HostDomain b = domain(1);
+        InetSocketAddress at = proxies.getFirst().address();
+        try (Socket sock = new Socket(at.getAddress(), at.getPort())) {
+            OutputStream o = sock.getOutputStream();
+            o.write(header(Protocol.SIMPLE.ordinal(), 0, 1));
+            o.write(frame(0, 8, 8));
+            o.write(new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+            o.write(frame(NetProxy.END, 0, 0));
+        }
+        Fifo in = b.fifo(Protocol.SIMPLE, 0, 0, 1);
+        await(in::hasData);
+        assertThat(in.recvSize()).isEqualTo(8);
+        assertThat(in.recvSegment().get(ValueLayout.JAVA_BYTE, in.recvOffset() + 7)).isEqualTo((byte) 8);
+        Thread.sleep(200);
+        assertThat(b.aborted()).as("the close after END is no loss").isFalse();
+        // Another connection closes without END: its peer is lost.
+        try (Socket sock = new Socket(at.getAddress(), at.getPort())) {
+            sock.getOutputStream().write(header(Protocol.LL.ordinal(), 0, 1));
+        }
+        await(b::aborted);
+        assertThat(b.abortCause()).contains("rank 1 lost its connection with rank 0").contains("the connection was closed");
+    }
+
     /** What an authentic LL sender (one socket) might send after its header, and what the abort must say. */
     static Stream<Arguments> badFrames() {
         int ll = (int) Protocol.LL.maxMessageBytes(Config.defaults().buffSize(Protocol.LL));
@@ -220,6 +245,7 @@ class NetProxyTest {
                 Arguments.of("a length that disagrees with the size", frame(0, 100, 99), "a chunk of 99 bytes"),
                 Arguments.of("not the next message", frame(5, 100, 100), "skips"),
                 Arguments.of("a number before the first", frame(-1, 100, 100), "after message"),
+                Arguments.of("an end frame that announces bytes", frame(NetProxy.END, 8, 8), "after message"),
                 Arguments.of("the largest message, then its number again",
                         concat(frame(0, ll, ll), new byte[ll], frame(0, 8, 8)), "after message"));
     }
