@@ -25,7 +25,7 @@ import java.util.stream.Stream;
  *
  * <pre>{@code
  * try (Fabric f = Fabric.build(2, 4, 1000, 250)) {       // 2 servers x 4 ranks, Mbit/s
- *     Process p = f.start(5, List.of("java", ...), f.rankEnvironment(5, false));
+ *     Process p = f.start(5, List.of("java", ...), f.rankEnvironment(5, false), true);
  * }                                                       // namespaces removed, also on Ctrl-C
  * }</pre>
  *
@@ -50,6 +50,7 @@ public final class Fabric implements AutoCloseable {
     private final double interMbit;
     private final String secret;
     private final Thread hook;
+    private final List<Process> processes = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
     private Fabric(String name, int servers, int ranks, double intraMbit, double interMbit) {
@@ -206,6 +207,17 @@ public final class Fabric implements AutoCloseable {
         return pb;
     }
 
+    /**
+     * Starts {@code command} in rank {@code rank}'s namespace ({@link #processBuilder}), merging
+     * its standard error into its output when {@code mergeErrors}; the process is killed when the
+     * fabric is removed (also by the shutdown hook, so a killed or interrupted run leaves none).
+     */
+    public Process start(int rank, List<String> command, Map<String, String> env, boolean mergeErrors) throws IOException {
+        Process p = processBuilder(rank, command, env).redirectErrorStream(mergeErrors).start();
+        processes.add(p);
+        return p;
+    }
+
     /** Removes the namespaces (their links go with them); idempotent, bounded in time. */
     @Override
     public void close() {
@@ -225,6 +237,15 @@ public final class Fabric implements AutoCloseable {
             return;
         }
         closed = true;
+        processes.forEach(Process::destroyForcibly);
+        for (Process p : processes) {
+            try {
+                p.waitFor(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         StringBuilder b = new StringBuilder();
         for (int g = 0; g < size(); g++) {
             b.append("ip netns del ").append(namespace(g)).append(" 2>/dev/null\n");

@@ -88,7 +88,7 @@ final class FabricCommand {
         PrintStream drop = new PrintStream(java.io.OutputStream.nullOutputStream());
         try {
             for (int g = 0; g < f.size(); g++) {
-                Process p = f.processBuilder(g, command, f.rankEnvironment(g, shm)).start();
+                Process p = f.start(g, command, f.rankEnvironment(g, shm), false);
                 procs.add(p);
                 pumps.add(PerfLauncher.pump(p.getInputStream(), g == 0 ? out : drop));
                 pumps.add(PerfLauncher.pump(p.getErrorStream(), err));

@@ -107,8 +107,8 @@ final class NetBenchCommand {
         listen.addAll(List.of("tcpprobe", "--listen", "5201", "--seconds", Integer.toString(seconds)));
         List<String> connect = new ArrayList<>(self);
         connect.addAll(List.of("tcpprobe", "--connect", f.address(to) + ":5201", "--seconds", Integer.toString(seconds)));
-        Process rx = f.processBuilder(to, listen, java.util.Map.of()).redirectErrorStream(true).start();
-        Process tx = f.processBuilder(from, connect, java.util.Map.of()).redirectErrorStream(true).start();
+        Process rx = f.start(to, listen, java.util.Map.of(), true);
+        Process tx = f.start(from, connect, java.util.Map.of(), true);
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         List<Thread> pumps = List.of(PerfLauncher.pump(rx.getInputStream(), new PrintStream(got, true, StandardCharsets.UTF_8)),
                 PerfLauncher.pump(tx.getInputStream(), err));

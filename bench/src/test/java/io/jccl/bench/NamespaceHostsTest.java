@@ -32,8 +32,7 @@ class NamespaceHostsTest {
                 Map<String, String> env = new java.util.HashMap<>(f.rankEnvironment(g, true));
                 env.putAll(Map.of("JCCL_SOCKET_NTHREADS", "" + threads, "JCCL_NSOCKS_PERTHREAD", "" + socks, "JCCL_TIMEOUT", "60",
                         "JCCL_BOOTSTRAP_TIMEOUT", "60"));
-                ProcessBuilder pb = f.processBuilder(g, Namespaces.java(FabricMatrixRank.class, "" + (hosts * 10 + perHost)), env);
-                procs.add(pb.redirectErrorStream(true).start());
+                procs.add(f.start(g, Namespaces.java(FabricMatrixRank.class, "" + (hosts * 10 + perHost)), env, true));
             }
             for (int g = 0; g < procs.size(); g++) {
                 Process p = procs.get(g);
