@@ -65,17 +65,21 @@ final class NetBenchCommand {
 
     static int run(Options o, PrintStream out, PrintStream err) {
         try (Fabric f = Fabric.build(2, 1, o.rate(), o.rate())) {
-            out.printf(Locale.ROOT, "# jccl netbench: 2 hosts, links shaped to %s (tc htb on each host's egress)%n",
-                    o.rate() == 0 ? "nothing (unshaped)" : String.format(Locale.ROOT, "%.0f Mbit/s", o.rate()));
+            out.printf(Locale.ROOT, "# jccl netbench: 2 hosts, %s%n", o.rate() == 0 ? "links unshaped"
+                    : String.format(Locale.ROOT, "links shaped to %.0f Mbit/s (tc htb on each host's egress)", o.rate()));
             double tcp = tcp(f, o.seconds(), err);
             if (Double.isNaN(tcp)) {
                 return 1;
             }
             out.printf(Locale.ROOT, "# tcp: one stream host 0 -> host 1 for %d s: %.1f Mbit/s%n", o.seconds(), tcp);
-            List<String> perf = List.of("perf", "allreduce", "-b", Long.toString(o.minBytes()), "-e", Long.toString(o.maxBytes()),
+            List<String> perf = new ArrayList<>(List.of("perf", "allreduce", "-b", Long.toString(o.minBytes()), "-e", Long.toString(o.maxBytes()),
                     "-f", Integer.toString(o.factor()), "-n", Integer.toString(o.iters()), "-w", Integer.toString(o.warmup()), "-c", "1",
-                    // Each call takes milliseconds on a shaped link: a short JIT warm-up, and exactly -n timed calls.
-                    "--jit_warmup", "0", "-T", "0");
+                    "-T", "0"));
+            if (o.rate() > 0) {
+                // Each call takes milliseconds on a shaped link, where the JIT does not matter: no long
+                // warm-up at small sizes (perf's default would take minutes there).
+                perf.addAll(List.of("--jit_warmup", "0"));
+            }
             String table = FabricCommand.capture(f, perf, 600, err);
             if (table == null) {
                 return 1;
