@@ -30,17 +30,23 @@ class NamespaceHostsTest {
         try (f) {
             for (int g = 0; g < f.size(); g++) {
                 Map<String, String> env = new java.util.HashMap<>(f.rankEnvironment(g, true));
-                env.putAll(Map.of("JCCL_SOCKET_NTHREADS", "" + threads, "JCCL_NSOCKS_PERTHREAD", "" + socks, "JCCL_TIMEOUT", "60",
+                env.putAll(Map.of("JCCL_SOCKET_NTHREADS", "" + threads, "JCCL_NSOCKS_PERTHREAD", "" + socks, "JCCL_TIMEOUT", "40",
                         "JCCL_BOOTSTRAP_TIMEOUT", "60"));
                 procs.add(f.start(g, Namespaces.java(FabricMatrixRank.class, "" + (hosts * 10 + perHost)), env, true));
             }
+            StringBuilder all = new StringBuilder();
+            boolean ok = true;
             for (int g = 0; g < procs.size(); g++) {
                 Process p = procs.get(g);
-                assertThat(p.waitFor(150, TimeUnit.SECONDS)).as("rank " + g + " finished").isTrue();
+                boolean ended = p.waitFor(150, TimeUnit.SECONDS);
+                if (!ended) {
+                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
                 String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                assertThat(p.exitValue()).as("rank " + g + ": " + out).isZero();
-                assertThat(out).as("rank " + g).contains("ok 36 cases");
+                all.append("rank ").append(g).append(ended ? ", status " + p.exitValue() : ", did not end").append(": ").append(out);
+                ok &= ended && p.exitValue() == 0 && out.contains("ok 36 cases");
             }
+            assertThat(ok).as(all.toString()).isTrue();
         } finally {
             procs.forEach(Process::destroyForcibly);
         }

@@ -84,6 +84,8 @@ final class NetReceiver {
         SelectionKey key;
         /** The sender ended this socket (an END frame): nothing more comes, and its close is no loss. */
         boolean ended;
+        /** Why it last stalled: no free slot (true), or its frame is for a later message (false: another socket wakes it). */
+        boolean forRoom;
 
         Socket(Conn conn, int index) {
             this.conn = conn;
@@ -192,10 +194,13 @@ final class NetReceiver {
                             }
                         }
                     }
-                    if (stalled.isEmpty()) {
-                        selector.select(1000);
-                    } else {
+                    // Frames and the other sockets' completions wake a select; a lane freeing a slot
+                    // unparks, so sockets waiting for room are polled with short parks instead.
+                    boolean forRoom = stalled.stream().anyMatch(s -> s.forRoom);
+                    if (forRoom) {
                         selector.selectNow();
+                    } else {
+                        selector.select(1000);
                     }
                     for (SelectionKey k : selector.selectedKeys()) {
                         Socket s = current = (Socket) k.attachment();
@@ -208,7 +213,7 @@ final class NetReceiver {
                     }
                     selector.selectedKeys().clear();
                     current = null;
-                    if (progress || stalled.isEmpty()) {
+                    if (progress || !forRoom) {
                         park = 1_000;
                     } else {
                         parkStalled(park);
@@ -230,11 +235,13 @@ final class NetReceiver {
         private void parkStalled(long nanos) {
             Thread me = Thread.currentThread();
             for (Socket s : stalled) {
-                s.conn.fifo.roomWaiter = me;
+                if (s.forRoom) {
+                    s.conn.fifo.roomWaiter = me;
+                }
             }
             try {
                 for (Socket s : stalled) {
-                    if (s.conn.fifo.hasRoom()) {
+                    if (s.forRoom && s.conn.fifo.hasRoom()) {
                         return;
                     }
                 }
@@ -313,6 +320,7 @@ final class NetReceiver {
                     if (s.last < c.seq && (s.index == 0 || c.size >= 0 && s.index < NetProxy.chunks(c.size, c.count))) {
                         throw badFrame(s, "message " + s.seq + " skips its chunk of message " + c.seq);
                     }
+                    s.forRoom = false;
                     return STALLED;
                 }
                 if (c.size < 0) {
@@ -326,6 +334,7 @@ final class NetReceiver {
                 }
                 if (!c.open) {
                     if (!c.fifo.hasRoom()) {
+                        s.forRoom = true;
                         return STALLED;
                     }
                     c.open = true;
