@@ -56,6 +56,12 @@ import java.util.function.Function;
  * namespace)</td></tr>
  * <tr><td>JCCL_CMA_DISABLE</td><td>1: large messages between processes of one host go through the
  * shared-memory slots instead of one cross-memory copy</td></tr>
+ * <tr><td>JCCL_SOCKET_NTHREADS</td><td>proxy threads per direction of the socket transport, per process (default 1,
+ * at most 16, as NCCL_SOCKET_NTHREADS)</td></tr>
+ * <tr><td>JCCL_NSOCKS_PERTHREAD</td><td>sockets per proxy thread per connection (default 1; threads × sockets at
+ * most 64, as NCCL_NSOCKS_PERTHREAD)</td></tr>
+ * <tr><td>JCCL_P2P_DISABLE / JCCL_SHM_DISABLE</td><td>{@code 1}: ranks of one process talk as if in different
+ * processes (shared memory, else sockets) / ranks of one host talk over sockets; rank 0's setting counts</td></tr>
  * </table>
  */
 public final class Config {
@@ -90,6 +96,16 @@ public final class Config {
     private String topoDumpFile;
     /** Whether senders offer single-copy reads of their memory to receivers in other processes. */
     private boolean crossMemory = true;
+    /** The socket transport: proxy threads per direction and sockets per thread per connection. */
+    private int socketThreads;
+    private int socksPerThread;
+    /** Transports forced off (the next one of p2p, shm, net is used instead). */
+    private boolean p2pDisable;
+    private boolean shmDisable;
+
+    /** NCCL's bounds: at most 16 threads and 64 sockets per connection (net_socket.cc's MAX_THREADS, MAX_SOCKETS). */
+    public static final int MAX_SOCKET_THREADS = 16;
+    public static final int MAX_SOCKETS = 64;
 
     private Config() {
     }
@@ -115,6 +131,10 @@ public final class Config {
         c.topoFile = topoFile;
         c.topoDumpFile = topoDumpFile;
         c.crossMemory = crossMemory;
+        c.socketThreads = socketThreads;
+        c.socksPerThread = socksPerThread;
+        c.p2pDisable = p2pDisable;
+        c.shmDisable = shmDisable;
         return c;
     }
 
@@ -138,6 +158,8 @@ public final class Config {
         c.minChannels = 1;
         c.maxChannels = Math.max(1, Math.min(cores, 16));
         c.debug = Debug.WARN;
+        c.socketThreads = 1;
+        c.socksPerThread = 1;
         return c;
     }
 
@@ -222,6 +244,10 @@ public final class Config {
             lat = parsePositive("JCCL_INTER_LATENCY", v, "microseconds");
         }
         c = c.withInterServer(bw, lat);
+        int threads = (v = env.get("JCCL_SOCKET_NTHREADS")) != null && !v.isBlank() ? parseInt("JCCL_SOCKET_NTHREADS", v) : 1;
+        int socks = (v = env.get("JCCL_NSOCKS_PERTHREAD")) != null && !v.isBlank() ? parseInt("JCCL_NSOCKS_PERTHREAD", v) : 1;
+        c = c.withSockets(threads, socks);
+        c = c.withP2pDisable(flag(env, "JCCL_P2P_DISABLE")).withShmDisable(flag(env, "JCCL_SHM_DISABLE"));
         return c.withTopoFile(env.get("JCCL_TOPO_FILE")).withTopoDumpFile(env.get("JCCL_TOPO_DUMP_FILE"));
     }
 
@@ -232,6 +258,18 @@ public final class Config {
             default -> throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_SOCKET_FAMILY",
                     "is '" + v + "', not AF_INET or AF_INET6");
         };
+    }
+
+    /** NCCL's boolean variables: unset, empty or 0 is off, 1 is on. */
+    private static boolean flag(Map<String, String> env, String name) {
+        String v = env.get(name);
+        if (v == null || v.isBlank() || v.trim().equals("0")) {
+            return false;
+        }
+        if (v.trim().equals("1")) {
+            return true;
+        }
+        throw JcclException.invalidArgument(JcclException.NO_RANK, name, "is '" + v + "', not 0 or 1");
     }
 
     private static int parseInt(String name, String v) {
@@ -461,6 +499,68 @@ public final class Config {
         return c;
     }
 
+    /**
+     * The socket transport's proxy threads per direction (JCCL_SOCKET_NTHREADS) and sockets per
+     * thread per connection (JCCL_NSOCKS_PERTHREAD). As NCCL: threads above 16 become 16, and when
+     * threads × sockets exceeds 64 the sockets per thread become 64 / threads (both with a warning).
+     */
+    public Config withSockets(int threads, int socksPerThread) {
+        if (threads < 1) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_SOCKET_NTHREADS", "must be at least 1, was " + threads);
+        }
+        if (socksPerThread < 1) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_NSOCKS_PERTHREAD", "must be at least 1, was "
+                    + socksPerThread);
+        }
+        int t = threads;
+        int s = socksPerThread;
+        if (t > MAX_SOCKET_THREADS) {
+            System.err.println("jccl WARN: JCCL_SOCKET_NTHREADS " + t + " is above " + MAX_SOCKET_THREADS + "; using " + MAX_SOCKET_THREADS);
+            t = MAX_SOCKET_THREADS;
+        }
+        if ((long) t * s > MAX_SOCKETS) {
+            s = MAX_SOCKETS / t;
+            System.err.println("jccl WARN: JCCL_SOCKET_NTHREADS x JCCL_NSOCKS_PERTHREAD is above " + MAX_SOCKETS
+                    + " sockets; using " + s + " sockets per thread");
+        }
+        Config c = copy();
+        c.socketThreads = t;
+        c.socksPerThread = s;
+        return c;
+    }
+
+    /** JCCL_P2P_DISABLE: ranks of one process talk through shared memory (or sockets) instead of in-process FIFOs. */
+    public Config withP2pDisable(boolean off) {
+        Config c = copy();
+        c.p2pDisable = off;
+        return c;
+    }
+
+    /** JCCL_SHM_DISABLE: ranks of one host in different processes talk through sockets instead of /dev/shm. */
+    public Config withShmDisable(boolean off) {
+        Config c = copy();
+        c.shmDisable = off;
+        return c;
+    }
+
+    /** Proxy threads per direction of the socket transport (JCCL_SOCKET_NTHREADS). */
+    public int socketThreads() {
+        return socketThreads;
+    }
+
+    /** Sockets per proxy thread per connection (JCCL_NSOCKS_PERTHREAD). */
+    public int socksPerThread() {
+        return socksPerThread;
+    }
+
+    public boolean p2pDisable() {
+        return p2pDisable;
+    }
+
+    public boolean shmDisable() {
+        return shmDisable;
+    }
+
     /** Reads the topology from this NCCL-format file instead of detecting it (JCCL_TOPO_FILE); null or blank: detect. */
     public Config withTopoFile(String file) {
         Config c = copy();
@@ -580,6 +680,8 @@ public final class Config {
                 + (Double.isNaN(interBandwidth) ? "" : ", interBandwidth=" + interBandwidth)
                 + (Double.isNaN(interLatency) ? "" : ", interLatency=" + interLatency)
                 + (topoFile == null ? "" : ", topoFile=" + topoFile) + (topoDumpFile == null ? "" : ", topoDumpFile=" + topoDumpFile)
+                + (socketThreads == 1 && socksPerThread == 1 ? "" : ", sockets=" + socketThreads + "x" + socksPerThread)
+                + (p2pDisable ? ", p2pDisable" : "") + (shmDisable ? ", shmDisable" : "")
                 + (crossMemory ? "" : ", crossMemory=false") + "]";
     }
 }

@@ -15,7 +15,8 @@ import java.lang.foreign.ValueLayout;
  * all-gather, reduce-scatter and a send/recv ring, every result checked; prints {@code ok} per
  * protocol and exits 0, or prints the failure and exits 2.</li>
  * <li>{@code checkenv}: one communicator from the launcher's environment, the same checks with
- * the tuner's protocols; prints {@code ok env}.</li>
+ * the tuner's protocols; prints how many socket-transport proxy threads ran ({@code net threads N})
+ * and {@code ok env}.</li>
  * <li>{@code loop}: all-reduces until something fails; prints {@code looping} once the first
  * succeeded, then on failure the exception and exits 3.</li>
  * <li>{@code late}: rank 0 sends rank 1 a message, closes and exits; rank 1 receives it 2 s later,
@@ -36,6 +37,7 @@ public final class ProcessRank {
             } else if (args[0].equals("checkenv")) {
                 try (Communicator comm = Communicator.fromEnvironment()) {
                     collectives(comm);
+                    System.out.println("net threads " + netThreads());
                 }
                 System.out.println("ok env");
             } else if (args[0].equals("late")) {
@@ -92,8 +94,13 @@ public final class ProcessRank {
         }
     }
 
+    /** Live threads of the socket transport's sending side (jccl-net-send-*) in this process. */
+    static long netThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("jccl-net-send-")).count();
+    }
+
     /** All-reduce, broadcast, all-gather, reduce-scatter and a send/recv ring at several sizes, checked. */
-    private static void collectives(Communicator comm) {
+    static void collectives(Communicator comm) {
         int rank = comm.rank();
         int n = comm.size();
         try (Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {

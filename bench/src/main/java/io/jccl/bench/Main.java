@@ -20,6 +20,11 @@ public final class Main {
               calibrate         measure every algorithm/protocol with JMH into a tuning table
                                 (jccl calibrate --help; needs JMH: run it through ./jccl)
               topo              the system graph, its paths and channels; --svg draws them (jccl topo --help)
+              fabric            run a command on S servers x R ranks of network namespaces, tc-shaped
+                                intra/inter-server links (jccl fabric --help; needs root)
+              netbench          all-reduce busbw across two shaped namespace hosts against one TCP
+                                stream's throughput (jccl netbench --help; needs root)
+              tcpprobe          one TCP stream's throughput, iperf-style (jccl tcpprobe --help)
               help              this text""";
 
     private Main() {
@@ -76,6 +81,32 @@ public final class Main {
                         yield 0;
                     }
                     yield TopoCommand.run(TopoOptions.parse(rest), out);
+                }
+                case "fabric" -> {
+                    if (!rest.contains("--") && wantsHelp(rest)) {
+                        out.println(FabricCommand.USAGE);
+                        yield 0;
+                    }
+                    yield FabricCommand.run(FabricCommand.parse(rest), out, err);
+                }
+                case "netbench" -> {
+                    if (wantsHelp(rest)) {
+                        out.println(NetBenchCommand.USAGE);
+                        yield 0;
+                    }
+                    yield NetBenchCommand.run(NetBenchCommand.parse(rest), out, err);
+                }
+                case "tcpprobe" -> {
+                    if (wantsHelp(rest)) {
+                        out.println(TcpProbe.USAGE);
+                        yield 0;
+                    }
+                    try {
+                        yield TcpProbe.run(rest, out);
+                    } catch (java.io.IOException e) {
+                        err.println("jccl tcpprobe: " + e);
+                        yield 1;
+                    }
                 }
                 default -> throw new UsageException("jccl: unknown command '" + args[0] + "' (try: jccl help)");
             };

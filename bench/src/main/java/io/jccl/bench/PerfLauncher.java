@@ -129,26 +129,7 @@ final class PerfLauncher {
                 pumps.add(pump(proc.getInputStream(), out));
                 pumps.add(pump(proc.getErrorStream(), err));
             }
-            int status = 0;
-            long deadline = Long.MAX_VALUE;
-            List<Process> running = new ArrayList<>(procs);
-            while (!running.isEmpty()) {
-                for (Process proc : List.copyOf(running)) {
-                    if (proc.waitFor(20, TimeUnit.MILLISECONDS)) {
-                        running.remove(proc);
-                        if (proc.exitValue() != 0 && status == 0) {
-                            status = proc.exitValue();
-                            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(GRACE_SECONDS);
-                        }
-                    }
-                }
-                if (System.nanoTime() > deadline) {
-                    err.println("jccl perf: " + running.size() + " process(es) still running " + GRACE_SECONDS
-                            + " s after one failed; stopping them");
-                    running.forEach(Process::destroyForcibly);
-                    deadline = Long.MAX_VALUE;
-                }
-            }
+            int status = waitAll(procs, "jccl perf", Long.MAX_VALUE, err);
             for (Thread t : pumps) {
                 t.join(5_000);
             }
@@ -165,11 +146,48 @@ final class PerfLauncher {
     }
 
     /**
+     * Waits for every process; once one fails the others get {@link #GRACE_SECONDS} to end (they
+     * notice a lost rank), and all get at most {@code limitNanos}; then they are killed. Returns the
+     * first non-zero exit status (1 when they had to be killed), or 0.
+     */
+    static int waitAll(List<Process> procs, String what, long limitNanos, PrintStream err) throws InterruptedException {
+        int status = 0;
+        long start = System.nanoTime();
+        long deadline = Long.MAX_VALUE;
+        List<Process> running = new ArrayList<>(procs);
+        while (!running.isEmpty()) {
+            for (Process proc : List.copyOf(running)) {
+                if (proc.waitFor(20, TimeUnit.MILLISECONDS)) {
+                    running.remove(proc);
+                    if (proc.exitValue() != 0 && status == 0) {
+                        status = proc.exitValue();
+                        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(GRACE_SECONDS);
+                    }
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                err.println(what + ": " + running.size() + " process(es) still running " + GRACE_SECONDS
+                        + " s after one failed; stopping them");
+                running.forEach(Process::destroyForcibly);
+                deadline = Long.MAX_VALUE;
+            }
+            if (!running.isEmpty() && System.nanoTime() - start > limitNanos) {
+                err.println(what + ": " + running.size() + " process(es) still running after " + limitNanos / 1_000_000_000L
+                        + " s; stopping them");
+                running.forEach(Process::destroyForcibly);
+                status = status == 0 ? 1 : status;
+                limitNanos = Long.MAX_VALUE;
+            }
+        }
+        return status;
+    }
+
+    /**
      * The command that starts this program again: this JVM's binary, its options up to its main
      * module or class (the runtime image's launcher passes {@code -m io.jccl.bench/...}), or else
      * this JVM's class and module paths on a class path.
      */
-    private static List<String> selfCommand() {
+    static List<String> selfCommand() {
         ProcessHandle.Info info = ProcessHandle.current().info();
         String binary = info.command().orElseThrow(() -> new JcclException(ErrorCode.SYSTEM_ERROR, JcclException.NO_RANK,
                 "cannot tell which java binary runs this process"));
@@ -195,7 +213,7 @@ final class PerfLauncher {
         return cmd;
     }
 
-    private static Thread pump(InputStream in, PrintStream to) {
+    static Thread pump(InputStream in, PrintStream to) {
         return Thread.ofPlatform().daemon().start(() -> {
             byte[] buf = new byte[8192];
             try (in) {

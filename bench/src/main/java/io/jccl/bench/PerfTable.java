@@ -38,7 +38,7 @@ final class PerfTable {
         StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "# jccl perf %s: %d rank(s) as %s, host engine%n", o.collective().cliName(),
                 o.ranks(), o.processes() == 1 ? "threads of this JVM"
-                        : o.processes() + " processes of " + o.threads() + " thread(s), shared memory between them"));
+                        : o.processes() + " processes of " + o.threads() + " thread(s)"));
         b.append(String.format(Locale.ROOT,
                 "# minBytes %d maxBytes %d step: %d(factor) warmup iters: %d iters: %d validation: %d%n",
                 o.minBytes(), o.maxBytes(), o.stepFactor(), o.warmup(), o.iters(), o.check()));

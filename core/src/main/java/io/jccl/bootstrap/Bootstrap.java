@@ -400,6 +400,18 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
         }
     }
 
+    /**
+     * A key for another purpose of this communicator (the socket transport's connections), derived
+     * from the secret: HMAC-SHA256(secret, "jccl/1 " + label, context). Only ranks that know the
+     * secret can compute it, and it never crosses the wire.
+     */
+    public byte[] deriveKey(String label, byte[] context) {
+        Mac m = SecureChannel.hmac(secret);
+        m.update(("jccl/1 " + label).getBytes(StandardCharsets.US_ASCII));
+        m.update(context);
+        return m.doFinal();
+    }
+
     private byte[] splitSecret(int seq, int color) {
         Mac m = SecureChannel.hmac(secret);
         m.update("jccl/1 split".getBytes(StandardCharsets.US_ASCII));

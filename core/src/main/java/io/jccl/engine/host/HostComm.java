@@ -78,7 +78,7 @@ public final class HostComm {
         int n = bootstrap.size();
         byte[][] all = bootstrap.allGather(rank == 0 ? SharedSettings.of(config).encode() : new byte[0]);
         SharedSettings s = SharedSettings.decode(all[0], rank);
-        PeerProcesses peers = new PeerProcesses(s.commId(), bootstrap.peers(), bootstrap.peer(rank));
+        PeerProcesses peers = new PeerProcesses(s.commId(), bootstrap.peers(), bootstrap.peer(rank), s.p2pDisable(), s.shmDisable());
         boolean others = false;
         for (int r = 0; r < n; r++) {
             others |= peers.shm(r);
@@ -95,9 +95,10 @@ public final class HostComm {
         HostComm c = new HostComm(d, rank, config);
         try {
             d.join(c);
-            if (bootstrap.locality().hosts() > 1) {
-                // Every rank contributes its process's listener for connections from other hosts.
-                NetProxy net = d.net(() -> new NetProxy(d, bootstrap.peer(rank).addresses().getFirst(), s.commId(), s.netToken(), rank));
+            if (Transport.anyNet(bootstrap.peers(), s.p2pDisable(), s.shmDisable())) {
+                // Every rank contributes its process's listener for connections over sockets.
+                byte[] key = bootstrap.deriveKey("net", java.nio.ByteBuffer.allocate(8).putLong(s.commId()).array());
+                NetProxy net = d.net(() -> new NetProxy(d, bootstrap.peer(rank).addresses().getFirst(), s.commId(), key, rank));
                 java.net.InetSocketAddress mine = net.address();
                 byte[][] addrs = bootstrap.allGather((mine.getAddress().getHostAddress() + " " + mine.getPort())
                         .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
@@ -105,6 +106,9 @@ public final class HostComm {
                     String[] hp = new String(addrs[r], java.nio.charset.StandardCharsets.US_ASCII).split(" ");
                     net.setAddress(r, new java.net.InetSocketAddress(java.net.InetAddress.ofLiteral(hp[0]), Integer.parseInt(hp[1])));
                 }
+            }
+            if (config.debug() == Config.Debug.INFO) {
+                logTransports(rank, peers, d.config);
             }
             synchronized (d) {
                 if (java.util.Arrays.stream(peers.localRanks()).allMatch(r -> d.comms[r] != null)) {
@@ -121,6 +125,24 @@ public final class HostComm {
             throw e;
         }
         return c;
+    }
+
+    /** JCCL_DEBUG=INFO: one line per peer, the transport of this rank's connections with it. */
+    private static void logTransports(int rank, PeerProcesses peers, Config shared) {
+        StringBuilder b = new StringBuilder();
+        for (int r = 0; r < peers.size(); r++) {
+            if (r == rank) {
+                continue;
+            }
+            Transport t = peers.transport(r);
+            b.append("jccl INFO rank ").append(rank).append(": ").append(peers.describe(r)).append(" via ").append(t);
+            if (t == Transport.NET) {
+                b.append(" (").append(shared.socketThreads()).append(" proxy thread(s) per direction, ")
+                        .append(shared.socketThreads() * shared.socksPerThread()).append(" socket(s) per connection)");
+            }
+            b.append('\n');
+        }
+        System.err.print(b);
     }
 
     public int rank() {
@@ -340,6 +362,7 @@ public final class HostComm {
                 w.stop();
             }
         }
+        domain.finishNet(rank);
         arena.close();
         domain.leave();
     }

@@ -30,6 +30,8 @@ final class HostDomain {
     /** Per protocol, per channel, the FIFOs indexed by from * nranks + to. */
     private final AtomicReferenceArray<AtomicReferenceArray<Fifo>> fifos =
             new AtomicReferenceArray<>(Protocol.values().length * MAX_CHANNELS);
+    /** Sender ends of socket connections between two ranks of this process (the table above holds their receiver ends). */
+    private final ConcurrentHashMap<Long, Fifo> loopbackSends = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<HostPlanner.CallKey, HostPlanner.Planned> plans = new ConcurrentHashMap<>();
     /** Chooses every call's algorithm, protocol and channels; built once from the shared configuration. */
     final Tuner tuner;
@@ -64,6 +66,14 @@ final class HostDomain {
     synchronized void join(HostComm c) {
         comms[c.rank()] = c;
         open++;
+    }
+
+    /** A local rank closes: what it sent over sockets leaves first, then its connections end (before its arena goes). */
+    void finishNet(int rank) {
+        NetProxy n = net;
+        if (n != null) {
+            n.finish(rank);
+        }
     }
 
     /** Counts a closing local rank out; the last one removes the files no peer will map. */
@@ -139,15 +149,28 @@ final class HostDomain {
             synchronized (this) {
                 f = perChannel.get(i);
                 if (f == null) {
-                    f = peers == null || (peers.inProcess(from) && peers.inProcess(to))
-                            ? Fifo.create(protocol, comms[to].arena(), channel, from, to, config.buffSize(protocol))
-                            : peers.shm(peers.inProcess(to) ? from : to) ? shared(protocol, channel, from, to)
-                            : overNetwork(protocol, channel, from, to);
+                    f = switch (peers == null ? Transport.P2P : peers.transport(from, to)) {
+                        case P2P -> Fifo.create(protocol, comms[to].arena(), channel, from, to, config.buffSize(protocol));
+                        case SHM -> shared(protocol, channel, from, to);
+                        case NET -> overNetwork(protocol, channel, from, to, peers.inProcess(to) ? to : from);
+                    };
                     perChannel.set(i, f);
                 }
             }
         }
         return f;
+    }
+
+    /**
+     * The FIFO the sending lane of {@code from} writes: the connection's FIFO, except between two
+     * ranks of this process that talk over sockets (P2P and SHM disabled), where each end has its own.
+     */
+    Fifo sendFifo(Protocol protocol, int channel, int from, int to) {
+        if (peers == null || !peers.inProcess(to) || peers.transport(from, to) != Transport.NET) {
+            return fifo(protocol, channel, from, to);
+        }
+        long key = ((long) (protocol.ordinal() * MAX_CHANNELS + channel) * nranks + from) * nranks + to;
+        return loopbackSends.computeIfAbsent(key, k -> overNetwork(protocol, channel, from, to, from));
     }
 
     /** The socket transport of this domain, made by the first local rank that asks ({@code make}). */
@@ -163,8 +186,7 @@ final class HostDomain {
      * thread of the socket transport (started here on the sender's side, by the accepted
      * connection on the receiver's).
      */
-    private Fifo overNetwork(Protocol protocol, int channel, int from, int to) {
-        int local = peers.inProcess(to) ? to : from;
+    private Fifo overNetwork(Protocol protocol, int channel, int from, int to, int local) {
         NetProxy n = net;
         if (n == null) {
             throw new JcclException(ErrorCode.INTERNAL_ERROR, local, "no socket transport for " + peers.describe(local == to ? from : to));

@@ -114,7 +114,7 @@ final class LaneExecutor {
         Fifo[] a = into.length >= links.size() ? into : new Fifo[links.size()];
         for (int i = 0; i < links.size(); i++) {
             Link l = links.get(i);
-            a[i] = sending ? comm.domain().fifo(protocol, l.channel(), comm.rank(), l.peer())
+            a[i] = sending ? comm.domain().sendFifo(protocol, l.channel(), comm.rank(), l.peer())
                     : comm.domain().fifo(protocol, l.channel(), l.peer(), comm.rank());
         }
         return a;

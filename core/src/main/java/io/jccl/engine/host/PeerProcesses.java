@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * Where the ranks of a communicator that spans processes run, as the bootstrap found: which are
- * threads of this process (in-process FIFOs), which are other processes of this host with the same
- * {@code /dev/shm} (shared-memory FIFOs), and whether those processes are still alive. A process
+ * threads of this process, which are other processes of this host, the {@link Transport} of each
+ * rank's connections with this process, and whether the processes of this host are still alive. A process
  * of this host that died is seen within {@link #CHECK_NANOS} of a wait asking.
  */
 final class PeerProcesses {
@@ -17,6 +17,9 @@ final class PeerProcesses {
     final long commId;
     private final boolean[] inProcess;
     private final boolean[] shm;
+    private final Transport[] transport;
+    /** Ranks of this host in other processes, whatever their transport. */
+    private final boolean[] otherProcessHere;
     /** Processes whose pid this one sees (not those of another pid namespace sharing /dev/shm): watched for death. */
     private final boolean[] watched;
     private final long[] pid;
@@ -25,19 +28,28 @@ final class PeerProcesses {
     private volatile int lost = -1;
 
     PeerProcesses(long commId, List<PeerInfo> peers, PeerInfo me) {
+        this(commId, peers, me, false, false);
+    }
+
+    /** With JCCL_P2P_DISABLE / JCCL_SHM_DISABLE as rank 0 set them. */
+    PeerProcesses(long commId, List<PeerInfo> peers, PeerInfo me, boolean p2pDisable, boolean shmDisable) {
         int n = peers.size();
         this.commId = commId;
         this.inProcess = new boolean[n];
         this.shm = new boolean[n];
+        this.transport = new Transport[n];
+        this.otherProcessHere = new boolean[n];
         this.watched = new boolean[n];
         this.pid = new long[n];
         this.hostname = new String[n];
         for (int r = 0; r < n; r++) {
             PeerInfo p = peers.get(r);
             inProcess[r] = p.sameProcess(me);
-            shm[r] = !inProcess[r] && p.sameHost(me) && p.shmDevice() == me.shmDevice() && p.shmDevice() != -1;
+            transport[r] = Transport.between(me, p, p2pDisable, shmDisable);
+            shm[r] = transport[r] == Transport.SHM;
+            otherProcessHere[r] = !inProcess[r] && p.sameHost(me);
             pid[r] = p.pid();
-            watched[r] = shm[r] && ShmFiles.alive(p.pid());
+            watched[r] = otherProcessHere[r] && ShmFiles.alive(p.pid());
             hostname[r] = p.hostname();
         }
     }
@@ -45,17 +57,32 @@ final class PeerProcesses {
     /** Ranks of this host in other processes: their threads compete for this host's cores too. */
     int otherProcessRanksHere() {
         int k = 0;
-        for (boolean b : shm) {
+        for (boolean b : otherProcessHere) {
             k += b ? 1 : 0;
         }
         return k;
+    }
+
+    /** How this process's ranks talk with {@code rank} (for a rank of this process: with each other). */
+    Transport transport(int rank) {
+        return transport[rank];
+    }
+
+    /** The transport of the connection between {@code from} and {@code to}, one of which is a rank of this process. */
+    Transport transport(int from, int to) {
+        return transport[inProcess[to] ? from : to];
+    }
+
+    /** Ranks of the communicator. */
+    int size() {
+        return pid.length;
     }
 
     boolean inProcess(int rank) {
         return inProcess[rank];
     }
 
-    /** Whether {@code rank} is another process of this host reachable through {@code /dev/shm}. */
+    /** Whether this process talks with {@code rank} through {@code /dev/shm} files. */
     boolean shm(int rank) {
         return shm[rank];
     }

@@ -19,17 +19,18 @@ import java.util.stream.Collectors;
 
 /**
  * What rank 0 gives every rank at init so that all plan alike: its plan-deciding settings (buffer
- * sizes, JCCL_ALGO, JCCL_PROTO, channel bounds, JCCL_INTER_BW/LATENCY), its core count and the contents of its tuning file
+ * sizes, JCCL_ALGO, JCCL_PROTO, channel bounds, JCCL_INTER_BW/LATENCY, and the transports it
+ * disabled: both ends of a connection must choose alike), its core count and the contents of its tuning file
  * (the tuner decides from shared state only), a random id naming this communicator's
- * shared-memory files, and a random token that the socket transport's connections present.
+ * shared-memory files and keying the socket transport's connections (with the bootstrap's secret).
  *
  * @param tuningFile  rank 0's tuning file name (for messages), or null
  * @param tuningText  its contents, or null
  */
-record SharedSettings(long commId, byte[] netToken, long buffSize, long llBuffSize, long ll128BuffSize, String algorithms,
-                      String protocols, int minChannels, int maxChannels, double interBandwidth, double interLatency,
-                      int cores, String tuningFile, String tuningText) {
-    private static final int MAGIC = 0x4a43_5331; // "JCS1"
+record SharedSettings(long commId, boolean p2pDisable, boolean shmDisable, long buffSize, long llBuffSize, long ll128BuffSize,
+                      String algorithms, String protocols, int minChannels, int maxChannels, double interBandwidth,
+                      double interLatency, int cores, String tuningFile, String tuningText) {
+    private static final int MAGIC = 0x4a43_5333; // "JCS3"
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Rank 0's settings (reads its tuning file). */
@@ -44,9 +45,7 @@ record SharedSettings(long commId, byte[] netToken, long buffSize, long llBuffSi
             }
         }
         long id = RANDOM.nextLong() & Long.MAX_VALUE;
-        byte[] token = new byte[16];
-        RANDOM.nextBytes(token);
-        return new SharedSettings(id == 0 ? 1 : id, token, c.buffSize(Protocol.SIMPLE), c.buffSize(Protocol.LL),
+        return new SharedSettings(id == 0 ? 1 : id, c.p2pDisable(), c.shmDisable(), c.buffSize(Protocol.SIMPLE), c.buffSize(Protocol.LL),
                 c.buffSize(Protocol.LL128), String.join(",", c.algorithms()),
                 c.protocols().stream().map(Protocol::id).collect(Collectors.joining(",")), c.minChannels(), c.maxChannels(),
                 c.interBandwidth(), c.interLatency(), Runtime.getRuntime().availableProcessors(), f == null ? null : f.toString(), text);
@@ -56,7 +55,8 @@ record SharedSettings(long commId, byte[] netToken, long buffSize, long llBuffSi
     Config applyTo(Config own) {
         Config c = own.withBuffSize(Protocol.SIMPLE, buffSize).withBuffSize(Protocol.LL, llBuffSize)
                 .withBuffSize(Protocol.LL128, ll128BuffSize).withAlgorithms(algorithms).withProtocols(protocols)
-                .withChannels(minChannels, maxChannels).withInterServer(interBandwidth, interLatency);
+                .withChannels(minChannels, maxChannels).withInterServer(interBandwidth, interLatency)
+                .withP2pDisable(p2pDisable).withShmDisable(shmDisable);
         return c.withTuningFile(tuningFile == null ? null : Path.of(tuningFile));
     }
 
@@ -65,7 +65,8 @@ record SharedSettings(long commId, byte[] netToken, long buffSize, long llBuffSi
         try (DataOutputStream o = new DataOutputStream(b)) {
             o.writeInt(MAGIC);
             o.writeLong(commId);
-            o.write(netToken);
+            o.writeBoolean(p2pDisable);
+            o.writeBoolean(shmDisable);
             o.writeLong(buffSize);
             o.writeLong(llBuffSize);
             o.writeLong(ll128BuffSize);
@@ -89,9 +90,9 @@ record SharedSettings(long commId, byte[] netToken, long buffSize, long llBuffSi
             if (in.readInt() != MAGIC) {
                 throw new IOException("not rank 0's settings");
             }
-            SharedSettings s = new SharedSettings(in.readLong(), in.readNBytes(16), in.readLong(), in.readLong(), in.readLong(), readString(in),
-                    readString(in), in.readInt(), in.readInt(), in.readDouble(), in.readDouble(), in.readInt(), readString(in),
-                    readString(in));
+            SharedSettings s = new SharedSettings(in.readLong(), in.readBoolean(), in.readBoolean(), in.readLong(), in.readLong(),
+                    in.readLong(), readString(in), readString(in), in.readInt(), in.readInt(), in.readDouble(), in.readDouble(),
+                    in.readInt(), readString(in), readString(in));
             if (in.read() != -1) {
                 throw new IOException("trailing bytes");
             }

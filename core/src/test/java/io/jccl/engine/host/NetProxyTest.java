@@ -8,7 +8,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.OutputStream;
 import java.lang.foreign.MemorySegment;
@@ -22,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class NetProxyTest {
     private static final InetAddress LO = InetAddress.getLoopbackAddress();
     private static final long COMM = 0x1234_5678_9abcL;
-    private static final byte[] TOKEN = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] KEY = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private final List<HostComm> comms = new ArrayList<>();
     private final List<NetProxy> proxies = new ArrayList<>();
 
@@ -43,17 +45,21 @@ class NetProxyTest {
         return new PeerInfo(rank, host, host, 1000 + rank, 77 + rank, 5, new InetSocketAddress(LO, 1), List.of(LO), Set.of());
     }
 
-    /** The domain of {@code local}'s process: rank 0 on host A, rank 1 on host B. */
-    private HostDomain domain(int local) {
+    /** The domain of {@code local}'s process: rank 0 on host A, rank 1 on host B; {@code threads} × {@code socks} sockets per connection. */
+    private HostDomain domain(int local, int threads, int socks) {
         List<PeerInfo> peers = List.of(info(0, "A"), info(1, "B"));
-        Config c = Config.defaults().withTimeout(Duration.ofSeconds(10));
+        Config c = Config.defaults().withTimeout(Duration.ofSeconds(10)).withSockets(threads, socks);
         HostDomain d = new HostDomain(2, c, Tuner.create(c, 2, 2), new PeerProcesses(COMM, peers, peers.get(local)));
         HostComm hc = new HostComm(d, local, c);
         d.join(hc);
         comms.add(hc);
-        NetProxy p = d.net(() -> new NetProxy(d, LO, COMM, TOKEN, local));
+        NetProxy p = d.net(() -> new NetProxy(d, LO, COMM, KEY, local));
         proxies.add(p);
         return d;
+    }
+
+    private HostDomain domain(int local) {
+        return domain(local, 1, 1);
     }
 
     @AfterEach
@@ -70,57 +76,104 @@ class NetProxyTest {
         }
     }
 
+    static Stream<Arguments> protocolsAndSockets() {
+        return Stream.of(Protocol.values()).flatMap(p -> Stream.of(Arguments.of(p, 1, 1), Arguments.of(p, 2, 2), Arguments.of(p, 1, 3)));
+    }
+
     @ParameterizedTest
-    @EnumSource(Protocol.class)
-    void messagesCrossTheConnectionInOrder(Protocol protocol) throws Exception {
-        HostDomain a = domain(0);
-        HostDomain b = domain(1);
+    @MethodSource("protocolsAndSockets")
+    void messagesCrossTheConnectionInOrderCutIntoChunks(Protocol protocol, int threads, int socks) throws Exception {
+        HostDomain a = domain(0, threads, socks);
+        HostDomain b = domain(1, threads, socks);
         NetProxy pa = proxies.get(0);
         pa.setAddress(1, proxies.get(1).address());
         Fifo out = a.fifo(protocol, 3, 0, 1);
-        long[] sizes = {0, 1, 8, 1000, protocol.maxMessageBytes(a.config.buffSize(protocol))};
-        for (int m = 0; m < 20; m++) {
-            long n = sizes[m % sizes.length];
-            await(out::hasRoom);
-            MemorySegment src = out.sendSegment();
-            long at = out.sendOffset();
-            for (long i = 0; i < n; i++) {
-                src.set(ValueLayout.JAVA_BYTE, at + i, (byte) (m * 31 + i));
+        long max = protocol.maxMessageBytes(a.config.buffSize(protocol));
+        // Empty, one chunk, exactly 64 KiB, one byte more (two chunks), every socket, the largest message.
+        long[] sizes = {0, 1, 8, 1000, 65536, 65537, 3 * 65536 + 5, max};
+        int messages = 40;
+        Thread writer = Thread.ofPlatform().start(() -> {
+            for (int m = 0; m < messages; m++) {
+                long n = Math.min(max, sizes[m % sizes.length]);
+                while (!out.hasRoom()) {
+                    Thread.onSpinWait();
+                }
+                MemorySegment src = out.sendSegment();
+                long at = out.sendOffset();
+                for (long i = 0; i < n; i++) {
+                    src.set(ValueLayout.JAVA_BYTE, at + i, (byte) (m * 31 + i * 7 + (i >> 16)));
+                }
+                out.send(src, at, n, false);
             }
-            out.send(src, at, n, false);
-        }
+        });
         Fifo in = b.fifo(protocol, 3, 0, 1);
-        for (int m = 0; m < 20; m++) {
-            long n = sizes[m % sizes.length];
+        for (int m = 0; m < messages; m++) {
+            long n = Math.min(max, sizes[m % sizes.length]);
             await(in::hasData);
             assertThat(in.recvSize()).isEqualTo(n);
             MemorySegment got = in.recvSegment();
             long at = in.recvOffset();
             for (long i = 0; i < n; i++) {
-                assertThat(got.get(ValueLayout.JAVA_BYTE, at + i)).isEqualTo((byte) (m * 31 + i));
+                byte want = (byte) (m * 31 + i * 7 + (i >> 16));
+                if (got.get(ValueLayout.JAVA_BYTE, at + i) != want) {
+                    assertThat(got.get(ValueLayout.JAVA_BYTE, at + i)).as("message " + m + " byte " + i).isEqualTo(want);
+                }
             }
             in.release();
         }
-        assertThat(a.aborted()).isFalse();
-        assertThat(b.aborted()).isFalse();
-    }
-
-    private static byte[] header(long comm, byte[] token, int proto, int channel, int from, int to) {
-        return ByteBuffer.allocate(44).putInt(0x4a434e31).putLong(comm).put(token).putInt(proto).putInt(channel).putInt(from)
-                .putInt(to).array();
+        writer.join(5000);
+        assertThat(a.aborted()).as(a.abortCause()).isFalse();
+        assertThat(b.aborted()).as(b.abortCause()).isFalse();
     }
 
     @Test
-    void strangersAreDroppedAndAnOversizedFrameAbortsNamingTheSender() throws Exception {
+    void chunksFollowNcclsSplit() {
+        assertThat(NetProxy.chunks(0, 4)).isEqualTo(1);
+        assertThat(NetProxy.chunks(65536, 4)).isEqualTo(1);
+        assertThat(NetProxy.chunks(65537, 4)).isEqualTo(2);
+        assertThat(NetProxy.chunkLength(65537, 4, 1)).isEqualTo(1);
+        assertThat(NetProxy.chunks(1 << 20, 4)).isEqualTo(4);
+        assertThat(NetProxy.chunkLength(1 << 20, 4, 3)).isEqualTo(1 << 18);
+        assertThat(NetProxy.chunks((1 << 20) + 1, 4)).isEqualTo(4);
+        assertThat(NetProxy.chunkLength((1 << 20) + 1, 4, 3)).isEqualTo((1 << 20) + 1 - 3 * ((1 << 18) + 1));
+        assertThat(NetProxy.chunkLength(100, 1, 0)).isEqualTo(100);
+        assertThat(NetProxy.chunkLength(100, 1, 1)).isZero();
+    }
+
+    /** A connection header as a sender writes it, with its MAC under {@code key}. */
+    private static byte[] header(long comm, byte[] key, int proto, int channel, int from, int to, int index, int count) throws Exception {
+        ByteBuffer b = ByteBuffer.allocate(NetProxy.HEADER + NetProxy.MAC_BYTES).putInt(NetProxy.MAGIC).putLong(comm).putInt(proto)
+                .putInt(channel).putInt(from).putInt(to).putInt(index).putInt(count);
+        javax.crypto.Mac m = javax.crypto.Mac.getInstance("HmacSHA256");
+        m.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+        m.update(b.array(), 0, NetProxy.HEADER);
+        return b.put(m.doFinal(), 0, NetProxy.MAC_BYTES).array();
+    }
+
+    private static byte[] header(int proto, int from, int to) throws Exception {
+        return header(COMM, KEY, proto, 0, from, to, 0, 1);
+    }
+
+    private static byte[] frame(long seq, long size, long length) {
+        return ByteBuffer.allocate(NetProxy.FRAME).putLong(seq).putInt((int) size).putInt((int) length).array();
+    }
+
+    @Test
+    void strangersAreDropped() throws Exception {
         HostDomain b = domain(1);
         InetSocketAddress at = proxies.getFirst().address();
+        byte[] forged = header(0, 0, 1);
+        forged[forged.length - 1] ^= 1;
         byte[][] strangers = {
             "GET / HTTP/1.1\r\nHost: x\r\n\r\n".repeat(3).getBytes(StandardCharsets.US_ASCII),
-            header(COMM, "wrong-token-1234".getBytes(StandardCharsets.US_ASCII), 0, 0, 0, 1),
-            header(COMM + 1, TOKEN, 0, 0, 0, 1),
-            header(COMM, TOKEN, 0, 0, 1, 1),   // from this process: not a connection from another host
-            header(COMM, TOKEN, 0, 0, 0, 7),   // no such rank
-            header(COMM, TOKEN, 9, 0, 0, 1),   // no such protocol
+            header(COMM, "another key, not this one's 32 b".getBytes(StandardCharsets.US_ASCII), 0, 0, 0, 1, 0, 1),
+            forged,
+            header(COMM + 1, KEY, 0, 0, 0, 1, 0, 1),
+            header(0, 1, 1),                          // from this process: not a connection over sockets
+            header(0, 0, 7),                          // no such rank
+            header(9, 0, 1),                          // no such protocol
+            header(COMM, KEY, 0, 0, 0, 1, 2, 2),      // socket 2 of 2
+            header(COMM, KEY, 0, 0, 0, 1, 0, 65),     // more sockets than NCCL's 64
         };
         for (byte[] s : strangers) {
             try (Socket sock = new Socket(at.getAddress(), at.getPort())) {
@@ -136,16 +189,80 @@ class NetProxyTest {
                 assertThat(got).as("dropped").isEqualTo(-1);
             }
         }
+        // The same socket of one connection twice: the second is dropped, the first stays.
+        try (Socket first = new Socket(at.getAddress(), at.getPort()); Socket again = new Socket(at.getAddress(), at.getPort())) {
+            first.getOutputStream().write(header(COMM, KEY, 0, 2, 0, 1, 0, 2));
+            first.getOutputStream().flush();
+            Thread.sleep(100);
+            again.getOutputStream().write(header(COMM, KEY, 0, 2, 0, 1, 0, 2));
+            again.getOutputStream().flush();
+            again.setSoTimeout(5000);
+            assertThat(again.getInputStream().read()).isEqualTo(-1);
+        }
         assertThat(b.aborted()).isFalse();
-        // An authentic connection whose frame announces more than a message holds.
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            o.writeBytes(p);
+        }
+        return o.toByteArray();
+    }
+
+    @Test
+    void anEndFrameClosesQuietlyButASilentCloseIsALoss() throws Exception {
+        HostDomain b = domain(1);
+        InetSocketAddress at = proxies.getFirst().address();
         try (Socket sock = new Socket(at.getAddress(), at.getPort())) {
             OutputStream o = sock.getOutputStream();
-            o.write(header(COMM, TOKEN, Protocol.LL.ordinal(), 0, 0, 1));
-            o.write(ByteBuffer.allocate(4).putInt(Integer.MAX_VALUE).array());
+            o.write(header(Protocol.SIMPLE.ordinal(), 0, 1));
+            o.write(frame(0, 8, 8));
+            o.write(new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+            o.write(frame(NetProxy.END, 0, 0));
+        }
+        Fifo in = b.fifo(Protocol.SIMPLE, 0, 0, 1);
+        await(in::hasData);
+        assertThat(in.recvSize()).isEqualTo(8);
+        assertThat(in.recvSegment().get(ValueLayout.JAVA_BYTE, in.recvOffset() + 7)).isEqualTo((byte) 8);
+        Thread.sleep(200);
+        assertThat(b.aborted()).as("the close after END is no loss").isFalse();
+        // Another connection closes without END: its peer is lost.
+        try (Socket sock = new Socket(at.getAddress(), at.getPort())) {
+            sock.getOutputStream().write(header(Protocol.LL.ordinal(), 0, 1));
+        }
+        await(b::aborted);
+        assertThat(b.abortCause()).contains("rank 1 lost its connection with rank 0").contains("the connection was closed");
+    }
+
+    /** What an authentic LL sender (one socket) might send after its header, and what the abort must say. */
+    static Stream<Arguments> badFrames() {
+        int ll = (int) Protocol.LL.maxMessageBytes(Config.defaults().buffSize(Protocol.LL));
+        return Stream.of(
+                Arguments.of("a size no slot holds", frame(0, Integer.MAX_VALUE, 8), "beyond"),
+                Arguments.of("a size read as unsigned, never negative", frame(0, 0xFFFF_FFFFL, 8), "beyond"),
+                Arguments.of("one byte beyond the largest message", frame(0, ll + 1, ll + 1), "beyond"),
+                Arguments.of("a length that disagrees with the size", frame(0, 100, 99), "a chunk of 99 bytes"),
+                Arguments.of("not the next message", frame(5, 100, 100), "skips"),
+                Arguments.of("a number before the first", frame(-1, 100, 100), "after message"),
+                Arguments.of("an end frame that announces bytes", frame(NetProxy.END, 8, 8), "after message"),
+                Arguments.of("the largest message, then its number again",
+                        concat(frame(0, ll, ll), new byte[ll], frame(0, 8, 8)), "after message"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badFrames")
+    void aBadFrameAbortsTheReceiverNamingTheSender(String what, byte[] frames, String why) throws Exception {
+        HostDomain b = domain(1);
+        InetSocketAddress at = proxies.getFirst().address();
+        try (Socket sock = new Socket(at.getAddress(), at.getPort())) {
+            OutputStream o = sock.getOutputStream();
+            o.write(header(Protocol.LL.ordinal(), 0, 1));
+            o.write(frames);
             o.flush();
             await(b::aborted);
         }
-        assertThat(b.abortCause()).contains("rank 1 lost its connection with rank 0").contains("beyond");
+        assertThat(b.abortCause()).contains("rank 1 lost its connection with rank 0").contains(why);
         assertThat(b.lostRank()).isZero();
     }
 }

@@ -1,0 +1,303 @@
+package io.jccl.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+/**
+ * An emulated two-level fabric on this machine: {@code servers × ranks} network namespaces, one per
+ * rank, each with one veth link ({@value #IFACE}) to a bridge in a namespace of its own (the root
+ * namespace's links and routes are not touched). Rank {@code (s, r)} has address
+ * {@code 10.99.s.(r+1)/16}. Each rank's egress is shaped with tc: an htb qdisc with two classes,
+ * one for destinations in its own server's {@code 10.99.s.0/24} at the intra-server rate, the other
+ * (the default) at the inter-server rate, so the two levels are set independently.
+ *
+ * <pre>{@code
+ * try (Fabric f = Fabric.build(2, 4, 1000, 250)) {       // 2 servers x 4 ranks, Mbit/s
+ *     Process p = f.start(5, List.of("java", ...), f.rankEnvironment(5, false), true);
+ * }                                                       // namespaces removed, also on Ctrl-C
+ * }</pre>
+ *
+ * <p>Ranks started with {@link #rankEnvironment} meet torchrun-style (rank 0 hosts the bootstrap
+ * root on its address) and carry {@code JCCL_HOSTID} = their server, so the topology layer sees
+ * the two levels; with {@code JCCL_SHM_DISABLE=1} ranks of one server still talk over their shaped
+ * links. Needs root and iproute2 ({@code ip}, {@code tc}). Namespaces are named
+ * {@code jn-PID-K-...} (PID: this process); a shutdown hook removes them if {@link #close} was not
+ * called, and {@link #build} first removes those of dead processes.
+ */
+public final class Fabric implements AutoCloseable {
+    /** The rank's link inside its namespace (JCCL_SOCKET_IFNAME={@code =jf0}). */
+    public static final String IFACE = "jf0";
+    private static final String PREFIX = "jn-";
+    private static final AtomicInteger COUNT = new AtomicInteger();
+    private static final long STEP_SECONDS = 60;
+
+    private final String name;
+    private final int servers;
+    private final int ranks;
+    private final double intraMbit;
+    private final double interMbit;
+    private final String secret;
+    private final Thread hook;
+    private final List<Process> processes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile boolean closed;
+
+    private Fabric(String name, int servers, int ranks, double intraMbit, double interMbit) {
+        this.name = name;
+        this.servers = servers;
+        this.ranks = ranks;
+        this.intraMbit = intraMbit;
+        this.interMbit = interMbit;
+        byte[] s = new byte[16];
+        new SecureRandom().nextBytes(s);
+        this.secret = HexFormat.of().formatHex(s);
+        this.hook = new Thread(this::remove, "jccl-fabric-teardown");
+    }
+
+    /**
+     * Builds {@code servers × ranks} namespaces; a rate of 0 leaves that level unshaped. Throws
+     * IOException (with what {@code ip} or {@code tc} said) if a step fails, after removing what it built.
+     */
+    public static Fabric build(int servers, int ranks, double intraMbit, double interMbit) throws IOException {
+        if (servers < 1 || ranks < 1 || servers > 250 || ranks > 250) {
+            throw new IllegalArgumentException("servers and ranks must be 1..250, were " + servers + " and " + ranks);
+        }
+        if (intraMbit < 0 || interMbit < 0) {
+            throw new IllegalArgumentException("rates must be >= 0 Mbit/s");
+        }
+        removeStale();
+        Fabric f = new Fabric(PREFIX + ProcessHandle.current().pid() + "-" + COUNT.incrementAndGet(), servers, ranks, intraMbit,
+                interMbit);
+        Runtime.getRuntime().addShutdownHook(f.hook);
+        try {
+            f.sh(f.script());
+        } catch (IOException | RuntimeException e) {
+            f.close();
+            throw e;
+        }
+        return f;
+    }
+
+    public int servers() {
+        return servers;
+    }
+
+    public int ranksPerServer() {
+        return ranks;
+    }
+
+    public int size() {
+        return servers * ranks;
+    }
+
+    /** The namespace of global rank {@code rank} (server {@code rank / ranksPerServer}). */
+    public String namespace(int rank) {
+        return name + "-s" + rank / ranks + "r" + rank % ranks;
+    }
+
+    /** The address of global rank {@code rank}. */
+    public String address(int rank) {
+        return "10.99." + rank / ranks + "." + (rank % ranks + 1);
+    }
+
+    private String bridge() {
+        return name + "-br";
+    }
+
+    private static String rate(double mbit) {
+        return mbit == 0 ? "100gbit" : String.format(Locale.ROOT, "%.0fkbit", mbit * 1000);
+    }
+
+    /** The shell commands that build the fabric (stop at the first failure). */
+    private String script() {
+        StringBuilder b = new StringBuilder("set -e\n");
+        String br = bridge();
+        b.append("ip netns add ").append(br).append('\n');
+        b.append("ip -n ").append(br).append(" link add br0 type bridge\n");
+        b.append("ip -n ").append(br).append(" link set br0 up\n");
+        for (int g = 0; g < size(); g++) {
+            String ns = namespace(g);
+            String port = "p" + g;
+            b.append("ip netns add ").append(ns).append('\n');
+            b.append("ip link add ").append(IFACE).append(" netns ").append(ns).append(" type veth peer name ").append(port)
+                    .append(" netns ").append(br).append('\n');
+            b.append("ip -n ").append(br).append(" link set ").append(port).append(" master br0 up\n");
+            b.append("ip -n ").append(ns).append(" addr add ").append(address(g)).append("/16 dev ").append(IFACE).append('\n');
+            b.append("ip -n ").append(ns).append(" link set ").append(IFACE).append(" up\n");
+            b.append("ip -n ").append(ns).append(" link set lo up\n");
+            if (intraMbit > 0 || interMbit > 0) {
+                String tc = "ip netns exec " + ns + " tc ";
+                b.append(tc).append("qdisc add dev ").append(IFACE).append(" root handle 1: htb default 20\n");
+                b.append(tc).append("class add dev ").append(IFACE).append(" parent 1: classid 1:10 htb rate ").append(rate(intraMbit))
+                        .append(" burst 256k cburst 256k\n");
+                b.append(tc).append("class add dev ").append(IFACE).append(" parent 1: classid 1:20 htb rate ").append(rate(interMbit))
+                        .append(" burst 256k cburst 256k\n");
+                b.append(tc).append("filter add dev ").append(IFACE).append(" parent 1: protocol ip prio 1 u32 match ip dst 10.99.")
+                        .append(g / ranks).append(".0/24 flowid 1:10\n");
+            }
+        }
+        return b.toString();
+    }
+
+    /** Runs a shell script, failing with its output if it fails. */
+    private void sh(String script) throws IOException {
+        Process p = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true).start();
+        try {
+            if (!p.waitFor(STEP_SECONDS, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException("building the fabric took over " + STEP_SECONDS + " s");
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while building the fabric");
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        if (p.exitValue() != 0) {
+            throw new IOException("cannot build the emulated fabric (needs root and iproute2's ip and tc): " + out);
+        }
+    }
+
+    /**
+     * The environment of global rank {@code rank}: torchrun's variables (rank 0 hosts the root at
+     * its address, port 29500 + 1), a secret of this fabric, {@code JCCL_HOSTID} = its server,
+     * the link as socket interface, and {@code JCCL_SHM_DISABLE=1} unless {@code shm}.
+     */
+    public Map<String, String> rankEnvironment(int rank, boolean shm) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("RANK", Integer.toString(rank));
+        env.put("WORLD_SIZE", Integer.toString(size()));
+        env.put("LOCAL_RANK", Integer.toString(rank % ranks));
+        env.put("LOCAL_WORLD_SIZE", Integer.toString(ranks));
+        env.put("MASTER_ADDR", address(0));
+        env.put("MASTER_PORT", "29500");
+        env.put("JCCL_COMM_SECRET", secret);
+        env.put("JCCL_HOSTID", "fabric-" + name + "-server" + rank / ranks);
+        env.put("JCCL_SOCKET_IFNAME", "=" + IFACE);
+        if (!shm) {
+            env.put("JCCL_SHM_DISABLE", "1");
+        }
+        return env;
+    }
+
+    /**
+     * Starts {@code command} in rank {@code rank}'s namespace with this environment added to a
+     * clean copy of this process's (other launchers' variables removed).
+     */
+    public ProcessBuilder processBuilder(int rank, List<String> command, Map<String, String> env) {
+        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", namespace(rank)));
+        cmd.addAll(command);
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().keySet().removeIf(k -> k.startsWith("OMPI_") || k.startsWith("PMIX_") || k.startsWith("SLURM_")
+                || k.equals("RANK") || k.equals("WORLD_SIZE") || k.startsWith("LOCAL_") || k.startsWith("MASTER_")
+                || k.equals("JCCL_RANK") || k.equals("JCCL_NRANKS") || k.equals("JCCL_COMM_ID") || k.equals("JCCL_HOSTID")
+                || k.equals("JCCL_SOCKET_IFNAME") || k.equals("JCCL_SHM_DISABLE"));
+        pb.environment().putAll(env);
+        return pb;
+    }
+
+    /**
+     * Starts {@code command} in rank {@code rank}'s namespace ({@link #processBuilder}), merging
+     * its standard error into its output when {@code mergeErrors}; the process is killed when the
+     * fabric is removed (also by the shutdown hook, so a killed or interrupted run leaves none).
+     */
+    public Process start(int rank, List<String> command, Map<String, String> env, boolean mergeErrors) throws IOException {
+        Process p = processBuilder(rank, command, env).redirectErrorStream(mergeErrors).start();
+        processes.add(p);
+        return p;
+    }
+
+    /** Removes the namespaces (their links go with them); idempotent, bounded in time. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        remove();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // shutting down: the hook is running or ran
+        }
+    }
+
+    private synchronized void remove() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        processes.forEach(Process::destroyForcibly);
+        for (Process p : processes) {
+            try {
+                p.waitFor(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        for (int g = 0; g < size(); g++) {
+            b.append("ip netns del ").append(namespace(g)).append(" 2>/dev/null\n");
+        }
+        b.append("ip netns del ").append(bridge()).append(" 2>/dev/null\n");
+        try {
+            sh(b + "true\n");
+        } catch (IOException e) {
+            System.err.println("jccl fabric: could not remove every namespace of " + name + ": " + e.getMessage());
+        }
+    }
+
+    /** Removes fabrics whose process is gone (killed before it could tear down). */
+    static void removeStale() {
+        Path dir = Path.of("/run/netns");
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        List<String> stale = new ArrayList<>();
+        try (Stream<Path> s = Files.list(dir)) {
+            s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(PREFIX)).forEach(n -> {
+                String[] parts = n.split("-");
+                try {
+                    long pid = Long.parseLong(parts[1]);
+                    if (ProcessHandle.of(pid).isEmpty()) {
+                        stale.add(n);
+                    }
+                } catch (RuntimeException e) {
+                    // not one of ours
+                }
+            });
+        } catch (IOException e) {
+            return;
+        }
+        for (String n : stale) {
+            try {
+                Process p = new ProcessBuilder("ip", "netns", "del", n).redirectErrorStream(true).start();
+                p.getInputStream().readAllBytes();
+                p.waitFor(10, TimeUnit.SECONDS);
+            } catch (IOException e) {
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "%d servers x %d ranks, intra %s, inter %s", servers, ranks,
+                intraMbit == 0 ? "unshaped" : String.format(Locale.ROOT, "%.0f Mbit/s", intraMbit),
+                interMbit == 0 ? "unshaped" : String.format(Locale.ROOT, "%.0f Mbit/s", interMbit));
+    }
+}

@@ -1,0 +1,40 @@
+package io.jccl.bench;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The emulated fabric itself, 2 servers × 2 ranks with intra-server links at 400 Mbit/s and
+ * inter-server ones at 100: one TCP stream between ranks of one server runs near 400, between
+ * servers near 100 (loose bounds: the machine is shared), so the two levels are shaped apart;
+ * the ranks' identities group them by server; nothing is left once it is closed.
+ */
+@Timeout(120)
+class FabricTest {
+    @Test
+    void intraAndInterServerLinksRunAtTheirOwnRates() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        Fabric f = Namespaces.build(2, 2, 400, 100);
+        double intra;
+        double inter;
+        try (f) {
+            assertThat(f.address(3)).isEqualTo("10.99.1.2");
+            assertThat(f.rankEnvironment(1, false)).containsEntry("JCCL_HOSTID", f.rankEnvironment(0, false).get("JCCL_HOSTID"))
+                    .containsEntry("JCCL_SHM_DISABLE", "1").containsEntry("RANK", "1").containsEntry("WORLD_SIZE", "4");
+            assertThat(f.rankEnvironment(2, false).get("JCCL_HOSTID")).isNotEqualTo(f.rankEnvironment(0, false).get("JCCL_HOSTID"));
+            intra = NetBenchCommand.tcp(f, 0, 1, 1, e);
+            inter = NetBenchCommand.tcp(f, 0, 2, 1, e);
+            assertThat(Namespaces.anyLeft(f)).isTrue();
+        }
+        assertThat(Namespaces.anyLeft(f)).as("namespaces left after close").isFalse();
+        assertThat(intra).as("same server, shaped to 400 Mbit/s; " + err).isBetween(400 * 0.6, 400 * 1.15);
+        assertThat(inter).as("other server, shaped to 100 Mbit/s; " + err).isBetween(100 * 0.6, 100 * 1.15);
+    }
+}

@@ -1,0 +1,54 @@
+package io.jccl.bench;
+
+import org.junit.jupiter.api.Assumptions;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What the tests that build a {@link Fabric} share: building one or skipping with a reason, and starting Java children. */
+final class Namespaces {
+    private Namespaces() {
+    }
+
+    /**
+     * A fabric, or the test is skipped with the reason (no root, no iproute2); where
+     * JCCL_REQUIRE_NATIVE_TESTS=true (CI: .ci/run installs iproute2) it fails instead.
+     */
+    static Fabric build(int servers, int ranks, double intraMbit, double interMbit) {
+        try {
+            return Fabric.build(servers, ranks, intraMbit, interMbit);
+        } catch (IOException e) {
+            if ("true".equalsIgnoreCase(System.getenv("JCCL_REQUIRE_NATIVE_TESTS"))) {
+                throw new AssertionError(e.getMessage(), e);
+            }
+            Assumptions.abort(e.getMessage());
+            throw new AssertionError("unreachable");
+        }
+    }
+
+    /** The command that runs {@code mainClass} of this test JVM's class and module paths in a small JVM. */
+    static List<String> java(Class<?> mainClass, String... args) {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        String path = String.join(File.pathSeparator, List.of(System.getProperty("java.class.path", ""),
+                System.getProperty("jdk.module.path", "")).stream().filter(x -> !x.isEmpty()).toList());
+        List<String> cmd = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m",
+                "--enable-native-access=ALL-UNNAMED", "-cp", path, mainClass.getName()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    /** Whether any of this fabric's namespaces is still listed. */
+    static boolean anyLeft(Fabric f) throws Exception {
+        Process p = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        p.waitFor();
+        for (int g = 0; g < f.size(); g++) {
+            if (out.contains(f.namespace(g))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
