@@ -48,10 +48,6 @@ public final class FabricMatrixRank {
                         run(comm, c, arena, s);
                         cases++;
                     }
-                    // No rank closes while a peer may still have to map a /dev/shm FIFO holding one of its
-                    // messages: the last local rank's close removes the files no peer mapped yet
-                    // (ShmFiles.removeAll), message and all.
-                    b.barrier();
                 }
             }
         } catch (Throwable e) {

@@ -93,18 +93,23 @@ final class ShmFiles {
     }
 
     /**
-     * Removes the files of communicator {@code commId} whose second side will not come (the
-     * communicator is closing in this process): all but those that hold messages this process sent
-     * to a rank of a live process that has not mapped the file yet. That rank may still be on its
-     * way to the receive (a sender that closes right after its last send is legal); it maps the
-     * file, takes the messages and unlinks it, or its own close removes it, or, if its process
-     * dies first, the next init on this host does ({@link #removeStale}).
+     * Removes this process's files of communicator {@code commId} whose second side will not come
+     * (the communicator is closing in this process): all those naming this process's pid but
+     * those that hold messages this process sent to a rank of a live process that has not mapped
+     * the file yet. That rank may still be on its way to the receive (a sender that closes right
+     * after its last send is legal); it maps the file, takes the messages and unlinks it, or its own
+     * close removes it, or, if its process dies first, the next init on this host does
+     * ({@link #removeStale}). Files between two other processes are theirs: ranks on different
+     * "hosts" can share one {@code /dev/shm} (JCCL_HOSTID, containers sharing IPC).
      */
     static void removeUnclaimed(long commId) {
         long me = ProcessHandle.current().pid();
         forEach(prefix(commId), p -> {
             long[] pids = pids(p);
-            if (pids != null && pids[0] == me && pids[1] != me && alive(pids[1]) && holdsMessages(p)) {
+            if (pids == null || (pids[0] != me && pids[1] != me)) {
+                return;
+            }
+            if (pids[0] == me && pids[1] != me && alive(pids[1]) && holdsMessages(p)) {
                 return;
             }
             delete(p);

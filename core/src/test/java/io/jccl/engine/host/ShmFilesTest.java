@@ -1,0 +1,77 @@
+package io.jccl.engine.host;
+
+import io.jccl.proto.Protocol;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What a closing process removes from /dev/shm: its own files whose peer will not come, never a
+ * message a live receiver has yet to take, never the files of two other processes (ranks of other
+ * "hosts" can share this /dev/shm: JCCL_HOSTID, containers sharing IPC). The 4 × 2 namespace
+ * matrix lost messages that way before.
+ */
+class ShmFilesTest {
+    private static final long COMM = 0x0123_4567_89ab_cdefL;
+    private final List<Path> made = new ArrayList<>();
+
+    @AfterEach
+    void clean() throws IOException {
+        for (Path p : made) {
+            Files.deleteIfExists(p);
+        }
+    }
+
+    /** A FIFO file's header as one or two sides left it. */
+    private Path file(int from, int to, long pidFrom, long pidTo, long attached, long tail, long head) throws IOException {
+        Path p = ShmFiles.path(COMM, Protocol.SIMPLE, 0, from, to, pidFrom, pidTo);
+        ByteBuffer b = ByteBuffer.allocate((int) Fifo.SLOTS).order(ByteOrder.nativeOrder());
+        b.putLong((int) Fifo.HEAD, head).putLong((int) Fifo.TAIL, tail).putLong((int) Fifo.ATTACHED, attached);
+        Files.write(p, b.array());
+        made.add(p);
+        return p;
+    }
+
+    @Test
+    void aClosingProcessRemovesOnlyItsOwnFilesAndKeepsMessagesForALiveReceiver() throws IOException {
+        long me = ProcessHandle.current().pid();
+        long other = ProcessHandle.current().parent().orElseThrow().pid();
+        long third = 1;
+        Path sentNotTaken = file(0, 1, me, other, 1, 3, 1);
+        Path sentAllTaken = file(0, 2, me, other, 1, 2, 2);
+        Path toMeNeverMapped = file(1, 0, other, me, 1, 1, 0);
+        Path othersFile = file(2, 3, other, third, 1, 0, 0);
+        Path othersMessage = file(3, 2, third, other, 1, 5, 0);
+
+        ShmFiles.removeUnclaimed(COMM);
+
+        assertThat(sentNotTaken).as("a message a live receiver has yet to take").exists();
+        assertThat(sentAllTaken).as("nothing left in it").doesNotExist();
+        assertThat(toMeNeverMapped).as("this process will never receive it now").doesNotExist();
+        assertThat(othersFile).as("between two other processes").exists();
+        assertThat(othersMessage).as("between two other processes").exists();
+    }
+
+    @Test
+    void aMessageForADeadReceiverIsRemoved() throws Exception {
+        long me = ProcessHandle.current().pid();
+        Process gone = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-version").start();
+        gone.getInputStream().readAllBytes();
+        gone.getErrorStream().readAllBytes();
+        assertThat(gone.waitFor()).isZero();
+        Path forTheDead = file(0, 1, me, gone.pid(), 1, 1, 0);
+
+        ShmFiles.removeUnclaimed(COMM);
+
+        assertThat(forTheDead).doesNotExist();
+    }
+}
