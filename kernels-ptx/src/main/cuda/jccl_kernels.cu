@@ -369,7 +369,8 @@ struct Lane {
 /* Records the lane's failure (the first of the launch wins) and stops the other ranks' waits. */
 __device__ __noinline__ void fail(const Lane& l, uint32_t code, uint32_t peer, uint32_t channel, uint64_t got, uint64_t expected) {
     jccl_status* s = reinterpret_cast<jccl_status*>(l.w->status);
-    if (atomicCAS(&s->code, JCCL_STATUS_OK, code) == JCCL_STATUS_OK) {
+    if (atomicCAS(reinterpret_cast<unsigned int*>(l.w->claim), 0u, 1u) == 0u) {
+        s->code = code;
         s->lane = l.lane;
         s->step = l.stepIndex;
         s->peer = peer;

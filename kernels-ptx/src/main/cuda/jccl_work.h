@@ -80,7 +80,9 @@ typedef struct jccl_work {
     uint64_t conns;          /* jccl_conn[]: what the steps' links name */
     uint64_t scratch;        /* LL/LL128 staging: (JCCL_MAX_LINKS + 1) messages per lane */
     uint64_t scratchPerLane; /* bytes, a multiple of 16 */
-    uint64_t status;         /* jccl_status*: the first failure */
+    uint64_t status;         /* jccl_status* in pinned host memory: the rank's first failure */
+    uint64_t claim;          /* uint32_t* in device memory: the first failing lane of the rank takes it
+                              * (an atomic on device memory; the status itself gets plain stores) */
     uint64_t abortFlag;      /* uint32_t*: shared by the ranks of the domain; non-zero stops every wait */
     uint64_t slotBytes;      /* bytes of one FIFO slot of this protocol */
     uint64_t scalar;         /* preMulSum scalar: the integer's bits, or the float (double for float64) */

@@ -82,6 +82,7 @@ public final class WorkLayout {
             JAVA_LONG.withName("scratch"),
             JAVA_LONG.withName("scratchPerLane"),
             JAVA_LONG.withName("status"),
+            JAVA_LONG.withName("claim"),
             JAVA_LONG.withName("abortFlag"),
             JAVA_LONG.withName("slotBytes"),
             JAVA_LONG.withName("scalar"),

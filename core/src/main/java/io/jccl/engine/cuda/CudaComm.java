@@ -44,6 +44,8 @@ public final class CudaComm {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment status;
     private final long statusDevice;
+    /** Device word the first failing lane of this rank takes before it writes the status. */
+    private final long claim;
     private final BufferRegistry registry = new BufferRegistry();
     private final Map<DescKey, Long> descriptors = new HashMap<>();
     private final long[] scratch = new long[Protocol.values().length];
@@ -69,6 +71,7 @@ public final class CudaComm {
         });
         status.fill((byte) 0);
         this.statusDevice = CudaDriver.hostDevicePointer(host);
+        this.claim = domain.zeroed(16);
     }
 
     /**
@@ -258,7 +261,7 @@ public final class CudaComm {
         }
         WorkPacker.Launch l = new WorkPacker.Launch(CudaTuning.kernelProtocol(p), type.size(), redop,
                 DeviceScalars.bits(type, op), domain.nranks, rank, in, out, domain.slotBytes(p),
-                scratch[p.ordinal()], perLane, statusDevice, domain.abortFlag, config.timeout().toNanos());
+                scratch[p.ordinal()], perLane, statusDevice, claim, domain.abortFlag, config.timeout().toNanos());
         WorkPacker.Fifos fifos = c -> c.sending() ? domain.fifo(p, c.channel(), rank, c.peer())
                 : domain.fifo(p, c.channel(), c.peer(), rank);
         try (Arena a = Arena.ofConfined()) {

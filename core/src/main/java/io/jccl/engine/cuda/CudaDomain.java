@@ -50,7 +50,7 @@ final class CudaDomain {
     }
 
     /** Device memory that lives as long as the domain, zeroed before any kernel sees it. */
-    private long zeroed(long bytes) {
+    long zeroed(long bytes) {
         MemorySegment m = device.allocate(bytes, arena);
         CudaDriver.memsetAsync(m.address(), (byte) 0, bytes, MemorySegment.NULL);
         CudaDriver.synchronize(MemorySegment.NULL);

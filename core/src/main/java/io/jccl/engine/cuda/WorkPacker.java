@@ -48,8 +48,8 @@ final class WorkPacker {
 
     /** What the kernel needs besides the plan. Addresses are device addresses. */
     record Launch(int protocol, int elementSize, int redop, long scalar, int nranks, int rank, long[] inputs,
-                  long[] outputs, long slotBytes, long scratch, long scratchPerLane, long status, long abortFlag,
-                  long timeoutNs) {
+                  long[] outputs, long slotBytes, long scratch, long scratchPerLane, long status, long claim,
+                  long abortFlag, long timeoutNs) {
     }
 
     /** The packed descriptor: {@code bytes} to copy to {@code base}; {@code conns} in index order. */
@@ -110,6 +110,7 @@ final class WorkPacker {
         putLong(m, 0, WORK, "scratch", l.scratch());
         putLong(m, 0, WORK, "scratchPerLane", l.scratchPerLane());
         putLong(m, 0, WORK, "status", l.status());
+        putLong(m, 0, WORK, "claim", l.claim());
         putLong(m, 0, WORK, "abortFlag", l.abortFlag());
         putLong(m, 0, WORK, "slotBytes", l.slotBytes());
         putLong(m, 0, WORK, "scalar", l.scalar());

@@ -44,7 +44,7 @@ class WorkPackerTest {
             out[i] = 0x2000_0000L + i * 0x100;
         }
         return new WorkPacker.Launch(WorkLayout.PROTO_LL128, 4, WorkLayout.OP_AVG, 0x3f80_0000L, 4, 1, in, out,
-                1 << 16, 0x3000_0000L, 5 * 4096, 0x4000_0000L, 0x5000_0000L, 30_000_000_000L);
+                1 << 16, 0x3000_0000L, 5 * 4096, 0x4000_0000L, 0x4800_0000L, 0x5000_0000L, 30_000_000_000L);
     }
 
     /** A FIFO address that encodes the connection, so the test can tell which one a slot names. */
@@ -60,9 +60,9 @@ class WorkPackerTest {
         Plan plan = Plan.shared("test", Collective.ALL_REDUCE, 1, 1, List.of(new Segment(s, 11, 7, 3)));
         try (Arena a = Arena.ofConfined()) {
             MemorySegment m = WorkPacker.pack(plan, 0, launch(1), WorkPackerTest::fifo, BASE, a).bytes();
-            // header 136 bytes -> inputs at 144, outputs at 160, segments at 176, lane steps at 208,
+            // header 144 bytes -> inputs at 144, outputs at 160, segments at 176, lane steps at 208,
             // steps at 224, conns (none) at 272; 272 bytes in all.
-            assertThat(WORK.byteSize()).isEqualTo(136);
+            assertThat(WORK.byteSize()).isEqualTo(144);
             assertThat(m.byteSize()).isEqualTo(272);
             assertThat(m.get(JAVA_LONG, 0)).isEqualTo(BASE + 144);        // inputs
             assertThat(m.get(JAVA_LONG, 8)).isEqualTo(BASE + 160);        // outputs
@@ -73,11 +73,12 @@ class WorkPackerTest {
             assertThat(m.get(JAVA_LONG, 48)).isEqualTo(0x3000_0000L);     // scratch
             assertThat(m.get(JAVA_LONG, 56)).isEqualTo(5 * 4096L);        // scratchPerLane
             assertThat(m.get(JAVA_LONG, 64)).isEqualTo(0x4000_0000L);     // status
-            assertThat(m.get(JAVA_LONG, 72)).isEqualTo(0x5000_0000L);     // abortFlag
-            assertThat(m.get(JAVA_LONG, 80)).isEqualTo(1 << 16);          // slotBytes
-            assertThat(m.get(JAVA_LONG, 88)).isEqualTo(0x3f80_0000L);     // scalar
-            assertThat(m.get(JAVA_LONG, 96)).isEqualTo(30_000_000_000L);  // timeoutNs
-            assertThat(ints(m, 104, 8)).containsExactly(1, 1, 1, 4, WorkLayout.OP_AVG, 4, 1, WorkLayout.PROTO_LL128);
+            assertThat(m.get(JAVA_LONG, 72)).isEqualTo(0x4800_0000L);     // claim
+            assertThat(m.get(JAVA_LONG, 80)).isEqualTo(0x5000_0000L);     // abortFlag
+            assertThat(m.get(JAVA_LONG, 88)).isEqualTo(1 << 16);          // slotBytes
+            assertThat(m.get(JAVA_LONG, 96)).isEqualTo(0x3f80_0000L);     // scalar
+            assertThat(m.get(JAVA_LONG, 104)).isEqualTo(30_000_000_000L); // timeoutNs
+            assertThat(ints(m, 112, 8)).containsExactly(1, 1, 1, 4, WorkLayout.OP_AVG, 4, 1, WorkLayout.PROTO_LL128);
             assertThat(m.get(JAVA_LONG, 144)).isEqualTo(0x1000_0000L);
             assertThat(m.get(JAVA_LONG, 160)).isEqualTo(0x2000_0000L);
             assertThat(longs(m, 176, 4)).containsExactly(11L, 7L, 3L, 0L);
@@ -171,7 +172,7 @@ class WorkPackerTest {
             assertThatThrownBy(() -> WorkPacker.pack(plan, 0, launch(1), WorkPackerTest::fifo, BASE, a))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more than 4 links");
             assertThatThrownBy(() -> WorkPacker.pack(plan, 0, new WorkPacker.Launch(0, 4, 0, 0, 6, 0, new long[1],
-                    new long[2], 1, 0, 0, 0, 0, 1), WorkPackerTest::fifo, BASE, a))
+                    new long[2], 1, 0, 0, 0, 0, 0, 1), WorkPackerTest::fifo, BASE, a))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 inputs but 2 outputs");
         }
     }
