@@ -8,6 +8,7 @@ module io.jccl.core {
     requires java.xml;
     exports io.jccl;
     exports io.jccl.engine.cuda;
+    exports io.jccl.cuda to io.jccl.bench;
     exports io.jccl.plan to io.jccl.bench;
     exports io.jccl.algo to io.jccl.bench;
     exports io.jccl.topo to io.jccl.bench;
