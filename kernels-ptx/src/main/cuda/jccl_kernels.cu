@@ -9,8 +9,14 @@
  *
  * Built by build-ptx.sh (nvcc -ptx for compute_80); the PTX is a resource of io.jccl.kernels.
  */
+#ifdef JCCL_HOST_EMULATION
+/* Tests only: the same source compiled by g++ with threads for a block (core's KernelEmulationTest). */
+#include "jccl_emulation.h"
+#else
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#define JCCL_SPIN() /* a poll of the GPU spins */
+#endif
 #include "jccl_work.h"
 
 #define FULL_MASK 0xffffffffu
@@ -327,6 +333,7 @@ __device__ __noinline__ void combine(const Ops& o, uint32_t redop, const char* a
 /* Waiting: bounded by the descriptor's deadline and stopped by the domain's abort flag.        */
 /* ------------------------------------------------------------------------------------------ */
 
+#ifndef JCCL_HOST_EMULATION
 __device__ __forceinline__ uint64_t globalTimer() {
     uint64_t t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -355,6 +362,15 @@ __device__ __forceinline__ void storeVolatile128(void* p, uint4 v) {
     asm volatile("st.volatile.global.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
                  : "memory");
 }
+/* One thread's 16 bytes of an LL128 line: eight consecutive threads of a warp move a line in one
+ * instruction. A null address loads or stores nothing. */
+__device__ __forceinline__ void storeLinePart(void* p, uint64_t a, uint64_t b) {
+    if (p != nullptr) asm volatile("st.volatile.global.v2.u64 [%0], {%1,%2};" ::"l"(p), "l"(a), "l"(b) : "memory");
+}
+__device__ __forceinline__ void loadLinePart(const void* p, uint64_t* a, uint64_t* b) {
+    if (p != nullptr) asm volatile("ld.volatile.global.v2.u64 {%0,%1}, [%2];" : "=l"(*a), "=l"(*b) : "l"(p) : "memory");
+}
+#endif
 
 /* What a lane knows while it runs; failed is in shared memory so that every thread sees it. */
 struct Lane {
@@ -411,6 +427,7 @@ __device__ void waitRoom(const Lane& l, const jccl_conn& c) {
     uint64_t tail = *fifoWord(c, JCCL_FIFO_TAIL);
     uint32_t polls = 0;
     while (tail - loadVolatile64(fifoWord(c, JCCL_FIFO_HEAD)) >= JCCL_STEPS) {
+        JCCL_SPIN();
         if (++polls % POLLS_PER_CHECK == 0 && mustStop(l, c)) return;
     }
 }
@@ -426,6 +443,7 @@ __device__ __noinline__ const char* recvSimple(const Lane& l, const jccl_conn& c
         uint32_t polls = 0;
         bool ok = true;
         while (loadAcquire64(fifoWord(c, JCCL_FIFO_TAIL)) <= head) {
+            JCCL_SPIN();
             if (++polls % POLLS_PER_CHECK == 0 && mustStop(l, c)) { ok = false; break; }
         }
         if (ok) {
@@ -460,6 +478,7 @@ __device__ __noinline__ void recvLl(const Lane& l, const jccl_conn& c, uint64_t 
         uint4 v = loadVolatile128(slot);
         bool ok = true;
         while (v.y != flag || v.w != flag) {
+            JCCL_SPIN();
             if (++polls % POLLS_PER_CHECK == 0 && mustStop(l, c)) { ok = false; break; }
             v = loadVolatile128(slot);
         }
@@ -474,6 +493,7 @@ __device__ __noinline__ void recvLl(const Lane& l, const jccl_conn& c, uint64_t 
         uint4 v = loadVolatile128(line);
         uint32_t polls = 0;
         while (v.y != flag || v.w != flag) {
+            JCCL_SPIN();
             if (++polls % POLLS_PER_CHECK == 0 && mustStop(l, c)) break;
             v = loadVolatile128(line);
         }
@@ -541,10 +561,13 @@ __device__ __noinline__ void sendLl128(const jccl_work* w, const jccl_conn& c, c
     uint64_t flag = tail + 1;
     char* slot = slotOf(w, c, tail);
     uint64_t lines = (bytes + JCCL_HEADER_BYTES + JCCL_LL128_DATA_BYTES - 1) / JCCL_LL128_DATA_BYTES;
-    int part = threadIdx.x & 7;
-    uint64_t groups = blockDim.x / 8;
-    for (uint64_t line = threadIdx.x / 8; line < lines; line += groups) {
-        uint64_t v[2];
+    int lane = threadIdx.x & 31;
+    int part = lane & 7;
+    uint64_t perIter = (blockDim.x / 32) * 4;
+    /* warp-uniform: every lane of a warp takes part in each line store of its warp */
+    for (uint64_t base = (threadIdx.x / 32) * 4; base < lines; base += perIter) {
+        uint64_t line = base + (lane >> 3);
+        uint64_t v[2] = {0, 0};
         for (int k = 0; k < 2; k++) {
             int word = part * 2 + k;
             if (word == 15) {
@@ -556,8 +579,7 @@ __device__ __noinline__ void sendLl128(const jccl_work* w, const jccl_conn& c, c
                 v[k] = at < bytes ? readWord(data + at, bytes - at) : 0;
             }
         }
-        char* p = slot + line * JCCL_LL128_LINE_BYTES + part * 16;
-        asm volatile("st.volatile.global.v2.u64 [%0], {%1,%2};" ::"l"(p), "l"(v[0]), "l"(v[1]) : "memory");
+        storeLinePart(line < lines ? slot + line * JCCL_LL128_LINE_BYTES + part * 16 : nullptr, v[0], v[1]);
     }
     __syncthreads();
     if (threadIdx.x == 0) storeVolatile64(fifoWord(c, JCCL_FIFO_TAIL), tail + 1);
@@ -578,14 +600,12 @@ __device__ bool pollLl128Lines(const Lane& l, const jccl_conn& c, const char* sl
         bool ok = !mine;
         uint32_t polls = 0;
         while (true) {
-            if (!ok) {
-                const char* p = slot + line * JCCL_LL128_LINE_BYTES + part * 16;
-                asm volatile("ld.volatile.global.v2.u64 {%0,%1}, [%2];" : "=l"(v0), "=l"(v1) : "l"(p) : "memory");
-            }
+            loadLinePart(ok ? nullptr : slot + line * JCCL_LL128_LINE_BYTES + part * 16, &v0, &v1);
             bool flagOk = part == 7 ? v1 == flag : true;
             bool lineOk = __shfl_sync(FULL_MASK, flagOk, (lane & ~7) | 7);
             ok = ok || lineOk;
             if (__all_sync(FULL_MASK, ok)) break;
+            JCCL_SPIN();
             if (++polls % POLLS_PER_CHECK == 0) {
                 bool stop = mustStop(l, c);
                 if (__any_sync(FULL_MASK, stop)) return false;

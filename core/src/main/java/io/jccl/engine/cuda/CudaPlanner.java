@@ -1,5 +1,6 @@
 package io.jccl.engine.cuda;
 
+import io.jccl.Config;
 import io.jccl.algo.Algorithm;
 import io.jccl.algo.Algorithms;
 import io.jccl.engine.CollectiveArgs;
@@ -10,6 +11,7 @@ import io.jccl.proto.Protocol;
 import io.jccl.topo.Channels;
 import io.jccl.tune.CallSize;
 import io.jccl.tune.Choice;
+import io.jccl.tune.Tuner;
 
 /**
  * The plan of a collective on the CUDA engine, made exactly as the host engine makes it
@@ -28,19 +30,22 @@ final class CudaPlanner {
     }
 
     static Planned plan(CudaDomain d, CollectiveArgs a, int rank) {
-        int root = a.collective().rooted() ? a.root() : 0;
-        CallKey key = new CallKey(a.collective(), a.count(), a.type().size(), root);
-        return d.plans.computeIfAbsent(key, k -> make(d, k, rank));
+        CallKey key = key(a);
+        return d.plans.computeIfAbsent(key, k -> make(d.tuner, d.config, d.nranks, k, rank));
     }
 
-    private static Planned make(CudaDomain d, CallKey k, int rank) {
-        int n = d.nranks;
-        Choice c = d.tuner.choose(k.collective(), k.count(), k.elementSize(), rank);
+    static CallKey key(CollectiveArgs a) {
+        return new CallKey(a.collective(), a.count(), a.type().size(), a.collective().rooted() ? a.root() : 0);
+    }
+
+    /** The plan of a call shape among {@code n} ranks, from the tuner and configuration every rank shares. */
+    static Planned make(Tuner tuner, Config config, int n, CallKey k, int rank) {
+        Choice c = tuner.choose(k.collective(), k.count(), k.elementSize(), rank);
         Protocol p = c.protocol();
-        long message = p.maxMessageBytes(d.config.buffSize(p));
+        long message = p.maxMessageBytes(config.buffSize(p));
         long bytes = CallSize.bytes(k.collective(), k.count(), k.elementSize(), n);
         if (p == Protocol.SIMPLE && (c.algorithm() == Algorithm.TREE || c.algorithm() == Algorithm.SPLIT_TREE)) {
-            message = d.tuner.treeChunkBytes(message, bytes, c.channels());
+            message = tuner.treeChunkBytes(message, bytes, c.channels());
         }
         long maxMessage = Math.max(1, message / k.elementSize());
         Plan plan = Algorithms.plan(new Call(k.collective(), n, k.count(), k.root()), c.algorithm(),

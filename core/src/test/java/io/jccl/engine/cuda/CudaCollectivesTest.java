@@ -137,12 +137,12 @@ class CudaCollectivesTest {
             float f = (float) ((rnd.nextDouble() - 0.5) * 8);
             switch (t) {
                 case INT8, UINT8 -> s.set(ValueLayout.JAVA_BYTE, i, (byte) rnd.nextInt());
-                case INT32, UINT32 -> s.setAtIndex(ValueLayout.JAVA_INT, i, rnd.nextInt());
-                case INT64, UINT64 -> s.setAtIndex(ValueLayout.JAVA_LONG, i, rnd.nextLong());
-                case FLOAT16 -> s.setAtIndex(ValueLayout.JAVA_SHORT, i, Float.floatToFloat16(f));
-                case BFLOAT16 -> s.setAtIndex(ValueLayout.JAVA_SHORT, i, FloatFormats.floatToBfloat16(f));
-                case FLOAT32 -> s.setAtIndex(ValueLayout.JAVA_FLOAT, i, f);
-                case FLOAT64 -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, i, (rnd.nextDouble() - 0.5) * 8);
+                case INT32, UINT32 -> s.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i, rnd.nextInt());
+                case INT64, UINT64 -> s.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i, rnd.nextLong());
+                case FLOAT16 -> s.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i, Float.floatToFloat16(f));
+                case BFLOAT16 -> s.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i, FloatFormats.floatToBfloat16(f));
+                case FLOAT32 -> s.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i, f);
+                case FLOAT64 -> s.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i, (rnd.nextDouble() - 0.5) * 8);
                 case FLOAT8_E4M3 -> s.set(ValueLayout.JAVA_BYTE, i, FloatFormats.floatToE4m3(f));
                 case FLOAT8_E5M2 -> s.set(ValueLayout.JAVA_BYTE, i, FloatFormats.floatToE5m2(f));
             }

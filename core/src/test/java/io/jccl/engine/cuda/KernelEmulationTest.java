@@ -1,0 +1,309 @@
+package io.jccl.engine.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.jccl.Communicator;
+import io.jccl.Config;
+import io.jccl.DataType;
+import io.jccl.Group;
+import io.jccl.HostStream;
+import io.jccl.RedOp;
+import io.jccl.engine.CollectiveArgs;
+import io.jccl.kernels.Kernels;
+import io.jccl.kernels.WorkLayout;
+import io.jccl.plan.Collective;
+import io.jccl.plan.Plan;
+import io.jccl.proto.Protocol;
+import io.jccl.tune.Tuner;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The executor kernels' own source, compiled by g++ against a host emulation of what they use from
+ * CUDA (test resources jccl_emulation.h and emulator.cpp: a process per block, a thread per CUDA
+ * thread, warp operations and LL128's whole-line stores made collective), run on descriptors packed
+ * by {@link WorkPacker} for every rank at once, in a shared file mapped where the descriptors say
+ * device memory is. Every rank's output must be bitwise the host engine's for the same plan and
+ * inputs. This checks the kernels' logic (steps, tiles, the three wire formats, slots wrapping,
+ * reductions) without a GPU; the GPU's memory model and its arithmetic instructions are what the
+ * gpu-tagged CudaCollectivesTest adds.
+ */
+class KernelEmulationTest {
+    private static final long BASE = 0x2000_0000_0000L;
+    private static final int THREADS = 64;
+    private static Path emulator;
+
+    @BeforeAll
+    static void build(@TempDir Path dir) throws Exception {
+        Optional<Path> cxx = cxx();
+        if (cxx.isEmpty()) {
+            String why = "g++ was not found: the kernels' host emulation needs it";
+            if ("true".equalsIgnoreCase(System.getenv("JCCL_REQUIRE_NATIVE_TESTS"))) {
+                fail(why);
+            }
+            System.err.println("[jccl] SKIPPED: " + why);
+            Assumptions.abort(why);
+        }
+        for (String f : List.of("jccl_kernels.cu", "jccl_work.h")) {
+            Files.write(dir.resolve(f), Kernels.resource(f));
+        }
+        for (String f : List.of("jccl_emulation.h", "emulator.cpp")) {
+            try (InputStream in = KernelEmulationTest.class.getResourceAsStream(f)) {
+                Files.write(dir.resolve(f), in.readAllBytes());
+            }
+        }
+        Process p = new ProcessBuilder(cxx.get().toString(), "-std=c++17", "-O1", "-ffp-contract=off", "-DJCCL_HOST_EMULATION",
+                "-pthread", "-rdynamic", "-x", "c++", "jccl_kernels.cu", "-x", "none", "emulator.cpp", "-o", "emulator", "-ldl")
+                .directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0).as(out).isTrue();
+        emulator = dir.resolve("emulator");
+    }
+
+    private static Optional<Path> cxx() {
+        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            Path p = Path.of(d.isEmpty() ? "." : d, "g++");
+            if (Files.isExecutable(p)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+
+    record Case(int n, String algorithm, Protocol protocol, Collective collective, DataType type, RedOp op, long count,
+                boolean inPlace, int root) {
+        @Override
+        public String toString() {
+            return n + " ranks " + collective.cliName() + " " + algorithm + "/" + protocol.id() + " " + type + " " + op
+                    + " x" + count + (inPlace ? " in place" : "") + (collective.rooted() ? " root " + root : "");
+        }
+    }
+
+    static List<Case> cases() {
+        return List.of(
+                new Case(2, "ring", Protocol.LL, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.SUM, 1000, false, 0),
+                new Case(4, "ring", Protocol.LL128, Collective.ALL_REDUCE, DataType.BFLOAT16, RedOp.AVG, 3001, true, 0),
+                new Case(4, "tree", Protocol.SIMPLE, Collective.ALL_REDUCE, DataType.FLOAT16, RedOp.PROD, 5000, false, 0),
+                new Case(3, "ring", Protocol.SIMPLE, Collective.REDUCE_SCATTER, DataType.INT8, RedOp.MIN, 777, false, 0),
+                new Case(4, "ring", Protocol.LL, Collective.ALL_GATHER, DataType.UINT64, null, 123, false, 0),
+                new Case(2, "ring", Protocol.LL128, Collective.BROADCAST, DataType.FLOAT64, null, 20_000, false, 1),
+                new Case(4, "direct", Protocol.SIMPLE, Collective.ALL_TO_ALL, DataType.INT32, null, 1000, false, 0),
+                new Case(4, "ring", Protocol.LL, Collective.REDUCE, DataType.FLOAT8_E4M3, RedOp.preMulSum(0.3), 999, false, 2),
+                new Case(4, "splittree", Protocol.LL, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.MAX, 4097, false, 0),
+                new Case(2, "ring", Protocol.LL128, Collective.ALL_REDUCE, DataType.FLOAT8_E5M2, RedOp.SUM, 10_001, true, 0),
+                new Case(3, "ring", Protocol.SIMPLE, Collective.ALL_REDUCE, DataType.UINT32, RedOp.AVG, 70_001, false, 0),
+                new Case(2, "ring", Protocol.LL, Collective.GATHER, DataType.INT64, null, 300, false, 1));
+    }
+
+    /** One-channel domains with small FIFOs, as the host matrix uses: many tiles, slots wrap many times. */
+    private static Config config(Case k) {
+        Config c = Config.defaults().withProtocols(k.protocol().id()).withChannels(1, 1)
+                .withBuffSize(Protocol.SIMPLE, 256 << 10).withBuffSize(Protocol.LL, 32 << 10).withBuffSize(Protocol.LL128, 64 << 10)
+                .withTimeout(java.time.Duration.ofSeconds(60));
+        return k.collective() == Collective.ALL_REDUCE ? c.withAlgorithms(k.algorithm()) : c;
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void theKernelsComputeWhatTheHostEngineComputes(Case k, @TempDir Path dir) throws Exception {
+        int n = k.n();
+        Random rnd = new Random(k.toString().hashCode());
+        long inCount = k.collective().inputCount(k.count(), n, k.root(), k.root());
+        long outCount = k.collective().outputCount(k.count(), n, k.root(), k.root());
+        long elems = Math.max(Math.max(inCount, outCount), k.count());
+        int bytes = (int) k.type().bytes(elems);
+        byte[][] inputs = new byte[n][];
+        for (int r = 0; r < n; r++) {
+            MemorySegment s = MemorySegment.ofArray(new byte[bytes]);
+            CudaCollectivesTest.fill(k.type(), s, elems, rnd);
+            inputs[r] = s.toArray(ValueLayout.JAVA_BYTE);
+        }
+        byte[][] host = host(k, inputs, bytes);
+        byte[][] emulated = emulated(k, inputs, bytes, dir);
+        for (int r = 0; r < n; r++) {
+            assertThat(emulated[r]).as(k + ": rank " + r).isEqualTo(host[r]);
+        }
+    }
+
+    private static byte[] recvInit(int bytes) {
+        byte[] b = new byte[bytes];
+        java.util.Arrays.fill(b, (byte) 0x5A);
+        return b;
+    }
+
+    private static byte[][] host(Case k, byte[][] inputs, int bytes) {
+        int n = k.n();
+        Communicator[] comms = Communicator.initAll(n, config(k));
+        HostStream[] streams = new HostStream[n];
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] send = new MemorySegment[n];
+            MemorySegment[] recv = new MemorySegment[n];
+            for (int r = 0; r < n; r++) {
+                streams[r] = new HostStream();
+                recv[r] = arena.allocate(bytes, 16).copyFrom(MemorySegment.ofArray(recvInit(bytes)));
+                send[r] = k.inPlace() ? recv[r] : arena.allocate(bytes, 16);
+                send[r].copyFrom(MemorySegment.ofArray(inputs[r]));
+            }
+            Group.start();
+            for (int r = 0; r < n; r++) {
+                issue(comms[r], k, send[r], recv[r], streams[r]);
+            }
+            Group.end();
+            byte[][] out = new byte[n][];
+            for (int r = 0; r < n; r++) {
+                streams[r].synchronize();
+                out[r] = recv[r].toArray(ValueLayout.JAVA_BYTE);
+            }
+            return out;
+        } finally {
+            for (int r = 0; r < n; r++) {
+                comms[r].close();
+                if (streams[r] != null) {
+                    streams[r].close();
+                }
+            }
+        }
+    }
+
+    private static void issue(Communicator c, Case k, MemorySegment send, MemorySegment recv, io.jccl.Stream s) {
+        long count = k.count();
+        switch (k.collective()) {
+            case ALL_REDUCE -> c.allReduce(send, recv, count, k.type(), k.op(), s);
+            case BROADCAST -> c.broadcast(send, recv, count, k.type(), k.root(), s);
+            case REDUCE -> c.reduce(send, recv, count, k.type(), k.op(), k.root(), s);
+            case ALL_GATHER -> c.allGather(send, recv, count, k.type(), s);
+            case REDUCE_SCATTER -> c.reduceScatter(send, recv, count, k.type(), k.op(), s);
+            case ALL_TO_ALL -> c.allToAll(send, recv, count, k.type(), s);
+            case GATHER -> c.gather(send, recv, count, k.type(), k.root(), s);
+            case SCATTER -> c.scatter(send, recv, count, k.type(), k.root(), s);
+            default -> throw new AssertionError(k.collective());
+        }
+    }
+
+    /** A bump allocator over the arena file: device addresses are BASE + offset. */
+    private static final class Space {
+        long used;
+
+        long take(long bytes) {
+            long at = (used + 255) & ~255L;
+            used = at + bytes;
+            return at;
+        }
+    }
+
+    private static byte[][] emulated(Case k, byte[][] inputs, int bytes, Path dir) throws Exception {
+        int n = k.n();
+        Config cfg = config(k);
+        Tuner tuner = Tuner.create(cfg, n, 1);
+        Space space = new Space();
+        long abort = space.take(64);
+        long[] status = new long[n];
+        long[] claim = new long[n];
+        long[] send = new long[n];
+        long[] recv = new long[n];
+        for (int r = 0; r < n; r++) {
+            status[r] = space.take(WorkLayout.STATUS.byteSize());
+            claim[r] = space.take(16);
+            recv[r] = space.take(bytes);
+            send[r] = k.inPlace() ? recv[r] : space.take(bytes);
+        }
+        Map<String, Long> fifos = new HashMap<>();
+        List<byte[]> descs = new ArrayList<>();
+        List<Long> descAt = new ArrayList<>();
+        StringBuilder launches = new StringBuilder();
+        for (int r = 0; r < n; r++) {
+            CollectiveArgs a = new CollectiveArgs(k.collective(), null, null, k.count(), k.type(), k.op(), k.root());
+            CudaPlanner.Planned planned = CudaPlanner.make(tuner, cfg, n, CudaPlanner.key(a), r);
+            Plan plan = planned.plan();
+            Protocol p = planned.choice().protocol();
+            assertThat(p).isEqualTo(k.protocol());
+            if (plan.tiles(r) == 0) {
+                continue;
+            }
+            long slot = p.slotBytes(cfg.buffSize(p));
+            long perLane = p == Protocol.SIMPLE ? 0
+                    : (WorkLayout.MAX_LINKS + 1) * ((p.maxMessageBytes(cfg.buffSize(p)) + 15) & ~15L);
+            long scratch = space.take(Math.max(16, perLane * plan.lanes()));
+            int rank = r;
+            int redop = k.collective().reduces() ? k.op().kind().ordinal() : WorkLayout.OP_NONE;
+            WorkPacker.Launch l = new WorkPacker.Launch(CudaTuning.kernelProtocol(p), k.type().size(), redop,
+                    DeviceScalars.bits(k.type(), k.op()), n, r, new long[] {BASE + send[r]}, new long[] {BASE + recv[r]},
+                    slot, BASE + scratch, perLane, BASE + status[r], BASE + claim[r], BASE + abort,
+                    cfg.timeout().toNanos());
+            WorkPacker.Fifos where = c -> {
+                int from = c.sending() ? rank : c.peer();
+                int to = c.sending() ? c.peer() : rank;
+                return BASE + fifos.computeIfAbsent(p + "/" + c.channel() + "/" + from + "/" + to,
+                        x -> space.take(WorkLayout.FIFO_SLOTS + WorkLayout.STEPS * slot));
+            };
+            try (Arena a2 = Arena.ofConfined()) {
+                long size = WorkPacker.pack(plan, r, l, where, 0, a2).bytes().byteSize();
+                long at = space.take(size);
+                descs.add(WorkPacker.pack(plan, r, l, where, BASE + at, a2).bytes().toArray(ValueLayout.JAVA_BYTE));
+                descAt.add(at);
+                launches.append(Kernels.entry(CudaTuning.kernelProtocol(p), k.type().ordinal())).append(' ')
+                        .append(Long.toHexString(BASE + at)).append(' ').append(plan.lanes()).append(' ').append(THREADS)
+                        .append('\n');
+            }
+        }
+        long total = (space.used + 4095) & ~4095L;
+        Path file = dir.resolve("arena");
+        Path list = dir.resolve("launches");
+        Files.writeString(list, launches.toString());
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+             Arena arena = Arena.ofShared()) {
+            MemorySegment m = ch.map(FileChannel.MapMode.READ_WRITE, 0, total, arena);
+            for (int r = 0; r < n; r++) {
+                m.asSlice(recv[r], bytes).copyFrom(MemorySegment.ofArray(recvInit(bytes)));
+                m.asSlice(send[r], bytes).copyFrom(MemorySegment.ofArray(inputs[r]));
+            }
+            for (int i = 0; i < descs.size(); i++) {
+                m.asSlice(descAt.get(i), descs.get(i).length).copyFrom(MemorySegment.ofArray(descs.get(i)));
+            }
+            m.force();
+            Process p = new ProcessBuilder(emulator.toString(), file.toString(), "0x" + Long.toHexString(BASE),
+                    Long.toString(total), list.toString()).redirectErrorStream(true).start();
+            boolean done = p.waitFor(120, TimeUnit.SECONDS);
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!done) {
+                p.destroyForcibly();
+                fail(k + ": the emulated kernels did not finish in 120 s");
+            }
+            assertThat(p.exitValue()).as(k + ": " + out).isZero();
+            for (int r = 0; r < n; r++) {
+                MemorySegment st = m.asSlice(status[r], WorkLayout.STATUS.byteSize());
+                if (st.get(ValueLayout.JAVA_INT, 0) != WorkLayout.STATUS_OK) {
+                    fail(k + ": rank " + r + ": " + StatusReport.exception(r, st, cfg.timeout()).getMessage());
+                }
+            }
+            byte[][] result = new byte[n][];
+            for (int r = 0; r < n; r++) {
+                result[r] = m.asSlice(recv[r], bytes).toArray(ValueLayout.JAVA_BYTE);
+            }
+            return result;
+        }
+    }
+}
