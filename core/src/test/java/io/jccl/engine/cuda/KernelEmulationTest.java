@@ -37,6 +37,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,12 +94,19 @@ class KernelEmulationTest {
         return Optional.empty();
     }
 
+    /** A call; {@code startSeq}: messages every FIFO has carried before it (0: fresh FIFOs). */
     record Case(int n, String algorithm, Protocol protocol, Collective collective, DataType type, RedOp op, long count,
-                boolean inPlace, int root) {
+                boolean inPlace, int root, long startSeq) {
+        Case(int n, String algorithm, Protocol protocol, Collective collective, DataType type, RedOp op, long count,
+             boolean inPlace, int root) {
+            this(n, algorithm, protocol, collective, type, op, count, inPlace, root, 0);
+        }
+
         @Override
         public String toString() {
             return n + " ranks " + collective.cliName() + " " + algorithm + "/" + protocol.id() + " " + type + " " + op
-                    + " x" + count + (inPlace ? " in place" : "") + (collective.rooted() ? " root " + root : "");
+                    + " x" + count + (inPlace ? " in place" : "") + (collective.rooted() ? " root " + root : "")
+                    + (startSeq > 0 ? " after " + startSeq + " messages" : "");
         }
     }
 
@@ -115,7 +123,12 @@ class KernelEmulationTest {
                 new Case(4, "splittree", Protocol.LL, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.MAX, 4097, false, 0),
                 new Case(2, "ring", Protocol.LL128, Collective.ALL_REDUCE, DataType.FLOAT8_E5M2, RedOp.SUM, 10_001, true, 0),
                 new Case(3, "ring", Protocol.SIMPLE, Collective.ALL_REDUCE, DataType.UINT32, RedOp.AVG, 70_001, false, 0),
-                new Case(2, "ring", Protocol.LL, Collective.GATHER, DataType.INT64, null, 300, false, 1));
+                new Case(2, "ring", Protocol.LL, Collective.GATHER, DataType.INT64, null, 300, false, 1),
+                // LL's 32-bit flags: through the 2^32 wrap (flag 0) and into a 2^31 clean interval
+                new Case(2, "ring", Protocol.LL, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.SUM, 5000, false, 0, (1L << 32) - 5),
+                new Case(3, "ring", Protocol.LL, Collective.ALL_REDUCE, DataType.INT32, RedOp.SUM, 5000, false, 0, (1L << 31) - 3),
+                new Case(2, "ring", Protocol.LL128, Collective.ALL_REDUCE, DataType.FLOAT64, RedOp.MIN, 5000, false, 0, (1L << 32) - 5),
+                new Case(2, "ring", Protocol.SIMPLE, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.SUM, 100_000, false, 0, 1L << 40));
     }
 
     /** One-channel domains with small FIFOs, as the host matrix uses: many tiles, slots wrap many times. */
@@ -142,10 +155,31 @@ class KernelEmulationTest {
             inputs[r] = s.toArray(ValueLayout.JAVA_BYTE);
         }
         byte[][] host = host(k, inputs, bytes);
-        byte[][] emulated = emulated(k, inputs, bytes, dir);
+        Emulated e = emulated(k, config(k), r -> k.count(), inputs, bytes, dir);
         for (int r = 0; r < n; r++) {
-            assertThat(emulated[r]).as(k + ": rank " + r).isEqualTo(host[r]);
+            if (e.status()[r] != null) {
+                fail(k + ": rank " + r + ": " + e.status()[r]);
+            }
+            assertThat(e.outputs()[r]).as(k + ": rank " + r).isEqualTo(host[r]);
         }
+    }
+
+    @Test
+    void aSizeMismatchAndASilentPeerAreReportedByTheKernel(@TempDir Path dir) throws Exception {
+        Case k = new Case(2, "ring", Protocol.LL, Collective.BROADCAST, DataType.FLOAT32, null, 64, false, 0);
+        byte[][] inputs = {new byte[4096], new byte[4096]};
+        Emulated mismatch = emulated(k, config(k), r -> r == 1 ? 65L : 64L, inputs, 4096, dir.resolve("m"));
+        assertThat(mismatch.status()[0]).isNull();
+        assertThat(mismatch.status()[1]).contains("remote_error").contains("rank 0 sent 256 bytes")
+                .contains("expects 260");
+        Case ar = new Case(2, "ring", Protocol.LL128, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.SUM, 64, false, 0);
+        Config quick = config(ar).withTimeout(java.time.Duration.ofSeconds(1));
+        Emulated silent = emulated(ar, quick, r -> r == 1 ? -1L : 64L, inputs, 4096, dir.resolve("t"));
+        assertThat(silent.status()[0]).contains("timeout").contains("waiting for rank 1");
+    }
+
+    /** Each rank's receive buffer, and its kernel's failure (null if none). */
+    record Emulated(byte[][] outputs, String[] status) {
     }
 
     private static byte[] recvInit(int bytes) {
@@ -214,9 +248,11 @@ class KernelEmulationTest {
         }
     }
 
-    private static byte[][] emulated(Case k, byte[][] inputs, int bytes, Path dir) throws Exception {
+    /** Runs rank r's call of {@code counts.apply(r)} elements (a negative count: rank r makes no call). */
+    private static Emulated emulated(Case k, Config cfg, java.util.function.IntFunction<Long> counts, byte[][] inputs,
+                                     int bytes, Path dir) throws Exception {
+        Files.createDirectories(dir);
         int n = k.n();
-        Config cfg = config(k);
         Tuner tuner = Tuner.create(cfg, n, 1);
         Space space = new Space();
         long abort = space.take(64);
@@ -235,7 +271,10 @@ class KernelEmulationTest {
         List<Long> descAt = new ArrayList<>();
         StringBuilder launches = new StringBuilder();
         for (int r = 0; r < n; r++) {
-            CollectiveArgs a = new CollectiveArgs(k.collective(), null, null, k.count(), k.type(), k.op(), k.root());
+            if (counts.apply(r) < 0) {
+                continue;
+            }
+            CollectiveArgs a = new CollectiveArgs(k.collective(), null, null, counts.apply(r), k.type(), k.op(), k.root());
             CudaPlanner.Planned planned = CudaPlanner.make(tuner, cfg, n, CudaPlanner.key(a), r);
             Plan plan = planned.plan();
             Protocol p = planned.choice().protocol();
@@ -283,6 +322,12 @@ class KernelEmulationTest {
             for (int i = 0; i < descs.size(); i++) {
                 m.asSlice(descAt.get(i), descs.get(i).length).copyFrom(MemorySegment.ofArray(descs.get(i)));
             }
+            if (k.startSeq() > 0) {
+                for (Map.Entry<String, Long> f : fifos.entrySet()) {
+                    Protocol p = Protocol.valueOf(f.getKey().substring(0, f.getKey().indexOf('/')));
+                    carried(m.asSlice(f.getValue()), p, p.slotBytes(cfg.buffSize(p)), k.startSeq());
+                }
+            }
             m.force();
             Process p = new ProcessBuilder(emulator.toString(), file.toString(), "0x" + Long.toHexString(BASE),
                     Long.toString(total), list.toString()).redirectErrorStream(true).start();
@@ -293,17 +338,42 @@ class KernelEmulationTest {
                 fail(k + ": the emulated kernels did not finish in 120 s");
             }
             assertThat(p.exitValue()).as(k + ": " + out).isZero();
+            String[] failures = new String[n];
+            byte[][] result = new byte[n][];
             for (int r = 0; r < n; r++) {
                 MemorySegment st = m.asSlice(status[r], WorkLayout.STATUS.byteSize());
                 if (st.get(ValueLayout.JAVA_INT, 0) != WorkLayout.STATUS_OK) {
-                    fail(k + ": rank " + r + ": " + StatusReport.exception(r, st, cfg.timeout()).getMessage());
+                    failures[r] = StatusReport.exception(r, st, cfg.timeout()).getMessage();
                 }
-            }
-            byte[][] result = new byte[n][];
-            for (int r = 0; r < n; r++) {
                 result[r] = m.asSlice(recv[r], bytes).toArray(ValueLayout.JAVA_BYTE);
             }
-            return result;
+            return new Emulated(result, failures);
+        }
+    }
+
+    /**
+     * A FIFO as it is after {@code seq} messages: both counters at {@code seq}, and every slot's line
+     * flags those of the last message that used it (LL: 32-bit sequence + 1, wrapped; LL128:
+     * 64-bit), as a long-lived connection leaves them.
+     */
+    private static void carried(MemorySegment fifo, Protocol p, long slotBytes, long seq) {
+        fifo.set(ValueLayout.JAVA_LONG, WorkLayout.FIFO_HEAD, seq);
+        fifo.set(ValueLayout.JAVA_LONG, WorkLayout.FIFO_TAIL, seq);
+        if (p == Protocol.SIMPLE) {
+            return;
+        }
+        for (int s = 0; s < WorkLayout.STEPS; s++) {
+            long last = seq - 1 - Math.floorMod(seq - 1 - s, WorkLayout.STEPS);
+            MemorySegment slot = fifo.asSlice(WorkLayout.FIFO_SLOTS + s * slotBytes, slotBytes);
+            for (long line = 0; line < slotBytes / p.lineBytes(); line++) {
+                if (p == Protocol.LL) {
+                    int flag = (int) (last + 1);
+                    slot.set(ValueLayout.JAVA_INT, line * 16 + 4, flag);
+                    slot.set(ValueLayout.JAVA_INT, line * 16 + 12, flag);
+                } else {
+                    slot.set(ValueLayout.JAVA_LONG, line * 128 + 120, last + 1);
+                }
+            }
         }
     }
 }
