@@ -268,7 +268,7 @@ public final class CudaComm {
             long bytes = WorkPacker.pack(plan, rank, l, fifos, 0, a).bytes().byteSize();
             long base = domain.allocate(bytes);
             WorkPacker.Packed packed = WorkPacker.pack(plan, rank, l, fifos, base, a);
-            CudaDriver.copyToDevice(base, packed.bytes(), bytes);
+            domain.upload(base, packed.bytes(), bytes);
             descriptors.put(key, base);
             return base;
         }

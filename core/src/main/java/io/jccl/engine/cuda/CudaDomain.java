@@ -33,6 +33,12 @@ final class CudaDomain {
     /** Which rank launched on a stream: two ranks on one stream would wait for each other forever. */
     private final Map<Long, Integer> streamOwners = new ConcurrentHashMap<>();
     private MemorySegment module;
+    /**
+     * The engine's own work (zeroing FIFOs, uploading descriptors, raising the abort word) goes on
+     * this non-blocking stream: the legacy default stream would wait for the kernels of ranks on
+     * blocking streams, which may be waiting for exactly this work.
+     */
+    private final MemorySegment setup;
     final long abortFlag;
     final CudaComm[] comms;
     private int open;
@@ -46,14 +52,18 @@ final class CudaDomain {
         this.device = device;
         this.tuner = Tuner.create(config, nranks, 1);
         this.comms = new CudaComm[nranks];
+        device.makeCurrent();
+        this.setup = CudaDriver.createStream(io.jccl.bindings.cuda.Cuda.CU_STREAM_NON_BLOCKING);
         this.abortFlag = zeroed(64);
     }
 
     /** Device memory that lives as long as the domain, zeroed before any kernel sees it. */
     long zeroed(long bytes) {
         MemorySegment m = device.allocate(bytes, arena);
-        CudaDriver.memsetAsync(m.address(), (byte) 0, bytes, MemorySegment.NULL);
-        CudaDriver.synchronize(MemorySegment.NULL);
+        synchronized (setup) {
+            CudaDriver.memsetAsync(m.address(), (byte) 0, bytes, setup);
+            CudaDriver.synchronize(setup);
+        }
         return m.address();
     }
 
@@ -95,24 +105,22 @@ final class CudaDomain {
         }
     }
 
-    boolean aborted() {
-        return abortWord() != 0;
-    }
-
-    private int abortWord() {
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment w = a.allocate(4);
-            device.makeCurrent();
-            CudaDriver.copyToHost(w, abortFlag, 4);
-            return w.get(java.lang.foreign.ValueLayout.JAVA_INT, 0);
+    /** Copies host bytes to device memory, done when this returns. */
+    void upload(long device, MemorySegment host, long bytes) {
+        this.device.makeCurrent();
+        synchronized (setup) {
+            CudaDriver.copyAsync(device, host.address(), bytes, setup);
+            CudaDriver.synchronize(setup);
         }
     }
 
     /** Makes every kernel of the domain stop waiting (they report ABORTED). */
     void abort() {
         device.makeCurrent();
-        CudaDriver.memsetAsync(abortFlag, (byte) 1, 1, MemorySegment.NULL);
-        CudaDriver.synchronize(MemorySegment.NULL);
+        synchronized (setup) {
+            CudaDriver.memsetAsync(abortFlag, (byte) 1, 1, setup);
+            CudaDriver.synchronize(setup);
+        }
     }
 
     synchronized void join(CudaComm c) {
@@ -129,6 +137,7 @@ final class CudaDomain {
         if (module != null) {
             CudaDriver.unloadModule(module);
         }
+        CudaDriver.destroyStream(setup);
         arena.close();
     }
 

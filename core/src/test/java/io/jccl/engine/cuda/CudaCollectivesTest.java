@@ -296,6 +296,45 @@ class CudaCollectivesTest {
     }
 
     @Test
+    void collectivesRunInOrderWithTheCallersWorkOnItsOwnBlockingStreams() {
+        int n = 4;
+        int count = 1 << 16;
+        Communicator[] comms = Communicator.initAllCuda(n, gpu, Config.defaults());
+        MemorySegment[] handles = new MemorySegment[n];
+        try (Arena arena = Arena.ofShared()) {
+            CudaStream[] s = new CudaStream[n];
+            MemorySegment[] buf = new MemorySegment[n];
+            gpu.makeCurrent();
+            for (int r = 0; r < n; r++) {
+                handles[r] = io.jccl.cuda.CudaDriver.createStream(0); // blocking: syncs with the legacy stream
+                s[r] = CudaStream.wrap(gpu, handles[r]);
+                buf[r] = gpu.allocate(4L * count, arena);
+            }
+            for (int round = 1; round <= 3; round++) {
+                for (int r = 0; r < n; r++) {
+                    // the caller's own work first, then the collective, on the same stream
+                    io.jccl.cuda.CudaDriver.memsetAsync(buf[r].address(), (byte) round, 4L * count, handles[r]);
+                    comms[r].allReduce(buf[r], buf[r], count, DataType.INT32, RedOp.SUM, s[r]);
+                }
+                for (int r = 0; r < n; r++) {
+                    s[r].synchronize();
+                    int[] got = new int[count];
+                    gpu.copyToHost(MemorySegment.ofArray(got), buf[r]);
+                    int want = n * (round * 0x01010101);
+                    assertThat(got).as("round " + round + " rank " + r).containsOnly(want);
+                }
+            }
+        } finally {
+            for (int r = 0; r < n; r++) {
+                comms[r].close();
+                if (handles[r] != null) {
+                    io.jccl.cuda.CudaDriver.destroyStream(handles[r]);
+                }
+            }
+        }
+    }
+
+    @Test
     void hostMemoryAndSharedStreamsAreRefusedNamingTheArgument() {
         Communicator[] comms = Communicator.initAllCuda(2, gpu, Config.defaults());
         try (Arena arena = Arena.ofShared(); CudaStream s = new CudaStream(gpu)) {
