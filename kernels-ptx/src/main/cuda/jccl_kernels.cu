@@ -1,6 +1,6 @@
 /*
  * The executor kernels: one per (protocol, data type), named jccl_<protocol>_<type>, each taking
- * one pointer to a jccl_work (jccl_work.h). A thread block runs one lane of one rank's plan,
+ * a jccl_batch by value: the jccl_work descriptors (jccl_work.h) of the operations it runs. A thread block runs one lane of one rank's plan,
  * step by step, over FIFOs in device memory, with the semantics of the host engine
  * (io.jccl.engine.host.LaneExecutor) and its arithmetic (io.jccl.engine.host.Reduction),
  * bitwise: built with -fmad=false so that no multiply-add is contracted, with IEEE division and
@@ -769,19 +769,16 @@ __device__ void step(Lane& l, const Ops& o, const jccl_step& s, uint64_t shift, 
 }
 
 template <int PROTO, typename Ops>
-__device__ void runLane(const jccl_work* w) {
-    __shared__ int failed;
-    __shared__ uint64_t shared;
-    if (threadIdx.x == 0) failed = 0;
-    __syncthreads();
+__device__ void runLane(const jccl_work* w, int* failedFlag, uint64_t* shared) {
+    int& failed = *failedFlag;
     Lane l;
     l.w = w;
     l.lane = blockIdx.x;
     l.deadline = globalTimer() + w->timeoutNs;
-    l.failed = &failed;
+    l.failed = failedFlag;
     l.tile = 0;
     l.stepIndex = 0;
-    if (w->protocol != PROTO || blockDim.x % 32 != 0 || blockIdx.x >= w->nlanes) {
+    if (w->protocol != PROTO || blockDim.x % 32 != 0) {
         if (threadIdx.x == 0) fail(l, JCCL_STATUS_BAD_WORK, 0, 0, w->protocol, PROTO);
         return;
     }
@@ -799,16 +796,33 @@ __device__ void runLane(const jccl_work* w) {
             for (uint32_t k = 0; k < mine.count; k++) {
                 l.stepIndex = k;
                 l.deadline = globalTimer() + w->timeoutNs; /* no progress for the timeout, as on the host */
-                step<PROTO, Ops>(l, o, steps[mine.first + k], shift, scratch, &shared);
+                step<PROTO, Ops>(l, o, steps[mine.first + k], shift, scratch, shared);
                 if (failed) return;
             }
         }
     }
 }
 
+/* The operations of a launch, in order: each block runs its lane of each (blocks past an
+ * operation's lanes skip it). The operations of one group share a launch (NCCL's aggregation): a
+ * lane goes on to the next operation as soon as it is done with the previous one. */
+template <int PROTO, typename Ops>
+__device__ void runBatch(const jccl_batch& b) {
+    __shared__ int failed;
+    __shared__ uint64_t shared;
+    if (threadIdx.x == 0) failed = 0;
+    __syncthreads();
+    for (uint32_t i = 0; i < b.count && i < JCCL_MAX_BATCH; i++) {
+        const jccl_work* w = reinterpret_cast<const jccl_work*>(b.works[i]);
+        if (blockIdx.x < w->nlanes) runLane<PROTO, Ops>(w, &failed, &shared);
+        __syncthreads();
+        if (failed) return;
+    }
+}
+
 #define JCCL_KERNEL(proto, PROTO, type, Ops)                                                          \
-    extern "C" __global__ void __launch_bounds__(JCCL_MAX_THREADS) jccl_##proto##_##type(const jccl_work* work) { \
-        runLane<PROTO, Ops>(work);                                                                    \
+    extern "C" __global__ void __launch_bounds__(JCCL_MAX_THREADS) jccl_##proto##_##type(const jccl_batch batch) { \
+        runBatch<PROTO, Ops>(batch);                                                                  \
     }
 
 /* The data types in the order of io.jccl.DataType (and of its NCCL values). */

@@ -6,7 +6,7 @@
  * Java MemoryLayouts of io.jccl.kernels.WorkLayout, and core's KernelProtocolConstantsTest every
  * constant with io.jccl.proto.Protocol.
  *
- * One launch runs one operation of one rank: a thread block per lane (blockIdx.x), each walking
+ * One launch runs the operations of one call or group of one rank: a thread block per lane (blockIdx.x), each walking
  * every segment of the rank's plan, every tile of the segment, and that lane's steps in order,
  * as io.jccl.engine.host.LaneExecutor does.
  */
@@ -36,6 +36,7 @@
 #define JCCL_PROTO_SIMPLE 2
 #define JCCL_MAX_LINKS 4             /* receive or send links of one step */
 #define JCCL_MAX_THREADS 640         /* __launch_bounds__ of every executor */
+#define JCCL_MAX_BATCH 8             /* operations of one launch */
 
 /* step kinds: the ordinals of io.jccl.plan.StepKind */
 #define JCCL_SEND 0
@@ -69,7 +70,14 @@
 #define JCCL_STATUS_ABORTED 3        /* another lane or rank failed first */
 #define JCCL_STATUS_BAD_WORK 4       /* a descriptor the kernel cannot run */
 
-/* The whole descriptor: one parameter of every executor points to it. Pointers are device
+/* The one parameter of every executor, by value: the operations the launch runs, in order. */
+typedef struct jccl_batch {
+    uint64_t works[JCCL_MAX_BATCH]; /* device addresses of jccl_work descriptors */
+    uint32_t count;
+    uint32_t pad;
+} jccl_batch;
+
+/* The descriptor of one operation of one rank. Pointers are device
  * addresses (the status word may be host memory mapped into the device). */
 typedef struct jccl_work {
     uint64_t inputs;         /* uint64_t[nops]: the send buffer of each operation */

@@ -4,14 +4,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemoryLayout;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The executor kernels of the PTX resource: one entry per (protocol, data type), named
- * {@code jccl_<protocol>_<type>}, each taking one parameter, the device address of a
- * {@link WorkLayout#WORK jccl_work}. The PTX is built for {@link #VIRTUAL_ARCH} by
+ * {@code jccl_<protocol>_<type>}, each taking one parameter by value, a
+ * {@link WorkLayout#BATCH jccl_batch}: the device addresses of the {@link WorkLayout#WORK jccl_work}
+ * descriptors of the operations the launch runs. The PTX is built for {@link #VIRTUAL_ARCH} by
  * {@code kernels-ptx/build-ptx.sh}; the driver compiles it for the GPU at load time.
  *
  * <pre>{@code
@@ -39,8 +39,8 @@ public final class Kernels {
     public static final List<String> TYPES = List.of("i8", "u8", "i32", "u32", "i64", "u64", "f16", "f32", "f64",
             "bf16", "e4m3", "e5m2");
 
-    /** The parameters of every entry, in order: the work descriptor's device address. */
-    public static final List<MemoryLayout> PARAMETERS = List.of(ValueLayout.JAVA_LONG.withName("work"));
+    /** The parameters of every entry, in order: the batch of work descriptors, by value. */
+    public static final List<MemoryLayout> PARAMETERS = List.of(WorkLayout.BATCH);
 
     /** Threads per block: at most this many (the kernels' {@code __launch_bounds__}), a multiple of 32. */
     public static final int MAX_THREADS = 640;

@@ -38,6 +38,7 @@ public final class WorkLayout {
     public static final int PROTO_SIMPLE = 2;
     public static final int MAX_LINKS = 4;
     public static final int MAX_THREADS = Kernels.MAX_THREADS;
+    public static final int MAX_BATCH = 8;
 
     // ---- step kinds: io.jccl.plan.StepKind ordinals ----
     public static final int SEND = 0;
@@ -71,7 +72,13 @@ public final class WorkLayout {
     public static final int STATUS_ABORTED = 3;
     public static final int STATUS_BAD_WORK = 4;
 
-    /** {@code jccl_work}: the whole descriptor; the kernels' one parameter points to it. */
+    /** {@code jccl_batch}: every kernel's one parameter, by value: the operations of the launch, in order. */
+    public static final StructLayout BATCH = MemoryLayout.structLayout(
+            MemoryLayout.sequenceLayout(MAX_BATCH, JAVA_LONG).withName("works"),
+            JAVA_INT.withName("count"),
+            JAVA_INT.withName("pad")).withName("jccl_batch");
+
+    /** {@code jccl_work}: the descriptor of one operation of one rank. */
     public static final StructLayout WORK = MemoryLayout.structLayout(
             JAVA_LONG.withName("inputs"),
             JAVA_LONG.withName("outputs"),
@@ -141,7 +148,7 @@ public final class WorkLayout {
             JAVA_LONG.withName("expected")).withName("jccl_status");
 
     /** Every struct of the header. */
-    public static final java.util.List<StructLayout> STRUCTS = java.util.List.of(WORK, SEGMENT, LANE_STEPS, STEP, CONN, STATUS);
+    public static final java.util.List<StructLayout> STRUCTS = java.util.List.of(BATCH, WORK, SEGMENT, LANE_STEPS, STEP, CONN, STATUS);
 
     /** The byte offset of a member, by C name. */
     public static long offset(StructLayout s, String member) {

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** The Java catalog against the committed PTX's entry points, parameter lists and target (no tools needed). */
 class PtxCatalogTest {
     private static final Pattern ENTRY = Pattern.compile("\\.visible \\.entry (\\w+)\\(([^)]*)\\)\\s*((?:\\.\\w+[^\\n]*\\n\\s*)*)\\{");
-    private static final Pattern PARAM = Pattern.compile("\\.param\\s+(\\.\\w+)\\s+(\\w+)");
+    private static final Pattern PARAM = Pattern.compile("\\.param\\s+((?:\\.align\\s+\\d+\\s+)?\\.\\w+)\\s+(\\w+)(\\[\\d+\\])?");
 
     record Entry(List<String> paramTypes, String directives) {
     }
@@ -28,7 +28,7 @@ class PtxCatalogTest {
             int i = 0;
             while (p.find()) {
                 assertThat(p.group(2)).as("parameter name in " + m.group(1)).isEqualTo(m.group(1) + "_param_" + i++);
-                types.add(p.group(1));
+                types.add(p.group(1).replaceAll("\\s+", " ") + (p.group(3) == null ? "" : p.group(3)));
             }
             found.put(m.group(1), new Entry(types, m.group(3)));
         }
@@ -37,6 +37,10 @@ class PtxCatalogTest {
 
     /** The PTX type of a parameter as nvcc declares it for this Java layout. */
     static String ptxType(MemoryLayout l) {
+        if (l instanceof java.lang.foreign.StructLayout) {
+            // a struct by value: bytes with the struct's alignment
+            return ".align " + l.byteAlignment() + " .b8[" + l.byteSize() + "]";
+        }
         return switch ((int) l.byteSize()) {
             case 8 -> ".u64";
             case 4 -> ".u32";
@@ -78,11 +82,13 @@ class PtxCatalogTest {
 
     @Test
     void parsingFindsEntriesAndRejectsOthers() {
-        String sample = ".visible .entry jccl_ll_f32(\n\t.param .u64 jccl_ll_f32_param_0\n)\n.maxntid 640, 1, 1\n{\n}\n"
+        String sample = ".visible .entry jccl_ll_f32(\n\t.param .align 8 .b8 jccl_ll_f32_param_0[72],\n"
+                + "\t.param .u64 jccl_ll_f32_param_1\n)\n.maxntid 640, 1, 1\n{\n}\n"
                 + ".func helper(\n.param .u64 x\n)\n{\n}\n";
         Map<String, Entry> e = entries(sample);
         assertThat(e).containsOnlyKeys("jccl_ll_f32");
-        assertThat(e.get("jccl_ll_f32").paramTypes()).containsExactly(".u64");
+        assertThat(e.get("jccl_ll_f32").paramTypes()).containsExactly(".align 8 .b8[72]", ".u64");
+        assertThat(ptxType(WorkLayout.BATCH)).isEqualTo(".align 8 .b8[72]");
         assertThat(Kernels.entry(WorkLayout.PROTO_LL128, Kernels.typeIndex("bf16"))).isEqualTo("jccl_ll128_bf16");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Kernels.typeIndex("f128"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("f128");

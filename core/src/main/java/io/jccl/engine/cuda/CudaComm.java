@@ -176,23 +176,76 @@ public final class CudaComm {
         domain.claimStream(s, rank);
         synchronized (this) {
             domain.device.makeCurrent();
+            List<Op> batch = new ArrayList<>();
             for (CollectiveArgs a : collectives) {
                 CudaPlanner.Planned planned = CudaPlanner.plan(domain, a, rank);
                 int redop = a.collective().reduces() ? a.op().kind().ordinal() : WorkLayout.OP_NONE;
-                launch(planned.plan(), planned.plan(), planned.choice().protocol(), a.type(), a.op(), redop,
-                        new long[] {address(a.send())}, new long[] {address(a.recv())}, s);
+                Op op = new Op(planned.plan(), planned.plan(), planned.choice().protocol(), a.type(), a.op(), redop,
+                        new long[] {address(a.send())}, new long[] {address(a.recv())});
+                if (op.plan().tiles(rank) == 0) {
+                    continue;
+                }
+                if (!batch.isEmpty() && !joins(batch, op)) {
+                    launch(batch, s);
+                    batch.clear();
+                }
+                batch.add(op);
+            }
+            if (!batch.isEmpty()) {
+                launch(batch, s);
             }
             if (!p2p.isEmpty()) {
-                launchP2p(p2p, s);
+                Op op = p2pOp(p2p);
+                if (op.plan().tiles(rank) > 0) {
+                    launch(List.of(op), s);
+                }
             }
         }
+    }
+
+    /** One operation of a launch: its plan (and what identifies its descriptor), kernel and buffers. */
+    private record Op(Plan plan, Object shape, Protocol protocol, DataType type, RedOp op, int redop, long[] in,
+                      long[] out) {
+    }
+
+    /**
+     * Whether {@code op} may share the launch of {@code batch} (a group's operations run in one
+     * launch, as NCCL aggregates them): the same kernel, room in the batch, and every connection
+     * used by the same lane in all of them, because a block goes on to its next operation while
+     * other blocks are still in the previous one, and a FIFO must keep one producer and one consumer.
+     */
+    private boolean joins(List<Op> batch, Op op) {
+        Op first = batch.getFirst();
+        if (batch.size() >= WorkLayout.MAX_BATCH || first.protocol() != op.protocol() || first.type() != op.type()) {
+            return false;
+        }
+        List<Map<io.jccl.plan.Connection, Integer>> all = new ArrayList<>();
+        for (Op b : batch) {
+            all.add(domain.lanesOf(b.plan()));
+        }
+        all.add(domain.lanesOf(op.plan()));
+        return lanesAgree(all);
+    }
+
+    /** Whether every connection that several of these plans use is used by the same lane in each. */
+    static boolean lanesAgree(List<Map<io.jccl.plan.Connection, Integer>> plans) {
+        Map<io.jccl.plan.Connection, Integer> seen = new HashMap<>();
+        for (Map<io.jccl.plan.Connection, Integer> m : plans) {
+            for (Map.Entry<io.jccl.plan.Connection, Integer> e : m.entrySet()) {
+                Integer other = seen.putIfAbsent(e.getKey(), e.getValue());
+                if (other != null && !other.equals(e.getValue())) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private static long address(MemorySegment m) {
         return m == null ? 0 : m.address();
     }
 
-    private void launchP2p(List<P2pArgs> p2p, CudaStream s) {
+    private Op p2pOp(List<P2pArgs> p2p) {
         List<P2pOp> ops = new ArrayList<>(p2p.size());
         long[] in = new long[p2p.size()];
         long[] out = new long[p2p.size()];
@@ -213,25 +266,29 @@ public final class CudaComm {
             perRank.add(r == rank ? mine : List.of());
         }
         Plan plan = Plan.perRank(Algorithm.DIRECT.id(), Collective.SEND_RECV, domain.nranks, lanes, perRank);
-        launch(plan, List.copyOf(ops), Protocol.SIMPLE, DataType.UINT8, null, WorkLayout.OP_NONE, in, out, s);
+        return new Op(plan, List.copyOf(ops), Protocol.SIMPLE, DataType.UINT8, null, WorkLayout.OP_NONE, in, out);
     }
 
-    private void launch(Plan plan, Object shape, Protocol p, DataType type, RedOp op, int redop, long[] in, long[] out,
-                        CudaStream s) {
-        if (plan.tiles(rank) == 0) {
-            return;
-        }
-        int kp = CudaTuning.kernelProtocol(p);
-        long desc = descriptor(plan, shape, p, type, op, redop, in, out);
-        MemorySegment f = domain.function(kp, type.ordinal());
+    /** One kernel launch running {@code batch} in order: a block per lane of the widest plan. */
+    private void launch(List<Op> batch, CudaStream s) {
+        Op first = batch.getFirst();
+        MemorySegment f = domain.function(CudaTuning.kernelProtocol(first.protocol()), first.type().ordinal());
         if (lastStream != null && lastStream != s) {
             CudaDriver.waitEvent(s.handle(), lastEvent);
         }
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment arg = a.allocateFrom(ValueLayout.JAVA_LONG, desc);
+            MemorySegment arg = a.allocate(WorkLayout.BATCH);
+            int blocks = 0;
+            for (int i = 0; i < batch.size(); i++) {
+                Op op = batch.get(i);
+                long desc = descriptor(op.plan(), op.shape(), op.protocol(), op.type(), op.op(), op.redop(), op.in(), op.out());
+                arg.setAtIndex(ValueLayout.JAVA_LONG, i, desc);
+                blocks = Math.max(blocks, op.plan().lanes());
+            }
+            arg.set(ValueLayout.JAVA_INT, WorkLayout.offset(WorkLayout.BATCH, "count"), batch.size());
             MemorySegment params = a.allocate(ValueLayout.ADDRESS, 1);
             params.setAtIndex(ValueLayout.ADDRESS, 0, arg);
-            CudaDriver.launch(f, plan.lanes(), CudaTuning.threads(p), 0, s.handle(), params);
+            CudaDriver.launch(f, blocks, CudaTuning.threads(first.protocol()), 0, s.handle(), params);
         }
         if (lastEvent == null) {
             lastEvent = CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING);

@@ -27,6 +27,8 @@ final class CudaDomain {
     final Tuner tuner;
     final CudaDevice device;
     final Map<CudaPlanner.CallKey, CudaPlanner.Planned> plans = new ConcurrentHashMap<>();
+    /** Which lane uses each connection in a plan (plans are cached per shape, so this is bounded too). */
+    private final Map<io.jccl.plan.Plan, Map<io.jccl.plan.Connection, Integer>> lanes = new ConcurrentHashMap<>();
     private final Arena arena = Arena.ofShared();
     private final Map<String, MemorySegment> functions = new HashMap<>();
     private final Map<FifoKey, Long> fifos = new HashMap<>();
@@ -86,6 +88,30 @@ final class CudaDomain {
     synchronized long fifo(Protocol p, int channel, int from, int to) {
         return fifos.computeIfAbsent(new FifoKey(p, channel, from, to),
                 k -> zeroed(WorkLayout.FIFO_SLOTS + WorkLayout.STEPS * slotBytes(p)));
+    }
+
+    /** The lane of every connection a plan's ranks send or receive on. */
+    Map<io.jccl.plan.Connection, Integer> lanesOf(io.jccl.plan.Plan plan) {
+        return lanes.computeIfAbsent(plan, CudaDomain::connectionLanes);
+    }
+
+    static Map<io.jccl.plan.Connection, Integer> connectionLanes(io.jccl.plan.Plan plan) {
+        Map<io.jccl.plan.Connection, Integer> m = new HashMap<>();
+        for (int r = 0; r < plan.nranks(); r++) {
+            for (io.jccl.plan.Segment seg : plan.segments(r)) {
+                for (int l = 0; l < plan.lanes(); l++) {
+                    for (io.jccl.plan.Step st : seg.schedule().stepArray(r, l)) {
+                        for (io.jccl.plan.Link to : st.send()) {
+                            m.put(new io.jccl.plan.Connection(to.channel(), r, to.peer()), l);
+                        }
+                        for (io.jccl.plan.Link from : st.recv()) {
+                            m.put(new io.jccl.plan.Connection(from.channel(), from.peer(), r), l);
+                        }
+                    }
+                }
+            }
+        }
+        return Map.copyOf(m);
     }
 
     long slotBytes(Protocol p) {

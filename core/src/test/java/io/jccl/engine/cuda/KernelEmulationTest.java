@@ -178,6 +178,44 @@ class KernelEmulationTest {
         assertThat(silent.status()[0]).contains("timeout").contains("waiting for rank 1");
     }
 
+    @Test
+    void aGroupOfCollectivesRunsAsOneLaunchPerRank(@TempDir Path dir) throws Exception {
+        // three all-reduces and a reduce-scatter of one group, one launch per rank, compared with
+        // the host engine running the same group
+        int n = 3;
+        List<Case> ks = List.of(
+                new Case(n, "ring", Protocol.LL, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.SUM, 3000, false, 0),
+                new Case(n, "ring", Protocol.LL, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.MAX, 10, true, 0),
+                new Case(n, "ring", Protocol.LL, Collective.REDUCE_SCATTER, DataType.FLOAT32, RedOp.AVG, 700, false, 0),
+                new Case(n, "ring", Protocol.LL, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.PROD, 5001, false, 0));
+        Config cfg = config(ks.getFirst());
+        List<byte[][]> inputs = new ArrayList<>();
+        int[] bytes = new int[ks.size()];
+        Random rnd = new Random(7);
+        for (int op = 0; op < ks.size(); op++) {
+            Case k = ks.get(op);
+            long elems = Math.max(k.collective().inputCount(k.count(), n, 0, 0), k.collective().outputCount(k.count(), n, 0, 0));
+            bytes[op] = (int) k.type().bytes(elems);
+            byte[][] in = new byte[n][];
+            for (int r = 0; r < n; r++) {
+                MemorySegment s = MemorySegment.ofArray(new byte[bytes[op]]);
+                CudaCollectivesTest.fill(k.type(), s, elems, rnd);
+                in[r] = s.toArray(ValueLayout.JAVA_BYTE);
+            }
+            inputs.add(in);
+        }
+        List<byte[][]> host = host(ks, cfg, inputs, bytes);
+        List<Emulated> e = emulated(ks, cfg, (op, r) -> ks.get(op).count(), inputs, bytes, dir);
+        assertThat(Files.readString(dir.resolve("launches")).lines()).hasSize(n)
+                .allMatch(l -> l.split(" ")[3].equals("4"), "four operations in each rank's launch");
+        for (int op = 0; op < ks.size(); op++) {
+            for (int r = 0; r < n; r++) {
+                assertThat(e.get(op).status()[r]).isNull();
+                assertThat(e.get(op).outputs()[r]).as(ks.get(op) + ": rank " + r).isEqualTo(host.get(op)[r]);
+            }
+        }
+    }
+
     /** Each rank's receive buffer, and its kernel's failure (null if none). */
     record Emulated(byte[][] outputs, String[] status) {
     }
@@ -189,29 +227,45 @@ class KernelEmulationTest {
     }
 
     private static byte[][] host(Case k, byte[][] inputs, int bytes) {
-        int n = k.n();
-        Communicator[] comms = Communicator.initAll(n, config(k));
+        return host(List.of(k), config(k), List.<byte[][]>of(inputs), new int[] {bytes}).get(0);
+    }
+
+    /** The host engine running {@code ks} as one group per rank. */
+    private static List<byte[][]> host(List<Case> ks, Config cfg, List<byte[][]> inputs, int[] bytes) {
+        int n = ks.getFirst().n();
+        int nops = ks.size();
+        Communicator[] comms = Communicator.initAll(n, cfg);
         HostStream[] streams = new HostStream[n];
         try (Arena arena = Arena.ofShared()) {
-            MemorySegment[] send = new MemorySegment[n];
-            MemorySegment[] recv = new MemorySegment[n];
+            MemorySegment[][] send = new MemorySegment[nops][n];
+            MemorySegment[][] recv = new MemorySegment[nops][n];
             for (int r = 0; r < n; r++) {
                 streams[r] = new HostStream();
-                recv[r] = arena.allocate(bytes, 16).copyFrom(MemorySegment.ofArray(recvInit(bytes)));
-                send[r] = k.inPlace() ? recv[r] : arena.allocate(bytes, 16);
-                send[r].copyFrom(MemorySegment.ofArray(inputs[r]));
+                for (int op = 0; op < nops; op++) {
+                    recv[op][r] = arena.allocate(bytes[op], 16).copyFrom(MemorySegment.ofArray(recvInit(bytes[op])));
+                    send[op][r] = ks.get(op).inPlace() ? recv[op][r] : arena.allocate(bytes[op], 16);
+                    send[op][r].copyFrom(MemorySegment.ofArray(inputs.get(op)[r]));
+                }
             }
             Group.start();
             for (int r = 0; r < n; r++) {
-                issue(comms[r], k, send[r], recv[r], streams[r]);
+                for (int op = 0; op < nops; op++) {
+                    issue(comms[r], ks.get(op), send[op][r], recv[op][r], streams[r]);
+                }
             }
             Group.end();
-            byte[][] out = new byte[n][];
+            List<byte[][]> outs = new ArrayList<>();
             for (int r = 0; r < n; r++) {
                 streams[r].synchronize();
-                out[r] = recv[r].toArray(ValueLayout.JAVA_BYTE);
             }
-            return out;
+            for (int op = 0; op < nops; op++) {
+                byte[][] out = new byte[n][];
+                for (int r = 0; r < n; r++) {
+                    out[r] = recv[op][r].toArray(ValueLayout.JAVA_BYTE);
+                }
+                outs.add(out);
+            }
+            return outs;
         } finally {
             for (int r = 0; r < n; r++) {
                 comms[r].close();
@@ -251,62 +305,91 @@ class KernelEmulationTest {
     /** Runs rank r's call of {@code counts.apply(r)} elements (a negative count: rank r makes no call). */
     private static Emulated emulated(Case k, Config cfg, java.util.function.IntFunction<Long> counts, byte[][] inputs,
                                      int bytes, Path dir) throws Exception {
+        return emulated(List.of(k), cfg, (op, r) -> counts.apply(r), List.<byte[][]>of(inputs), new int[] {bytes}, dir).get(0);
+    }
+
+    /**
+     * Runs the operations {@code ks} (one group: the same ranks, protocol and type) as one launch per
+     * rank, as the engine batches a group; one result per operation.
+     */
+    private static List<Emulated> emulated(List<Case> ks, Config cfg, java.util.function.BiFunction<Integer, Integer, Long> counts,
+                                           List<byte[][]> inputs, int[] bytes, Path dir) throws Exception {
         Files.createDirectories(dir);
-        int n = k.n();
+        Case k0 = ks.getFirst();
+        int n = k0.n();
+        int nops = ks.size();
         Tuner tuner = Tuner.create(cfg, n, 1);
         Space space = new Space();
         long abort = space.take(64);
         long[] status = new long[n];
         long[] claim = new long[n];
-        long[] send = new long[n];
-        long[] recv = new long[n];
+        long[][] send = new long[nops][n];
+        long[][] recv = new long[nops][n];
         for (int r = 0; r < n; r++) {
             status[r] = space.take(WorkLayout.STATUS.byteSize());
             claim[r] = space.take(16);
-            recv[r] = space.take(bytes);
-            send[r] = k.inPlace() ? recv[r] : space.take(bytes);
+            for (int op = 0; op < nops; op++) {
+                recv[op][r] = space.take(bytes[op]);
+                send[op][r] = ks.get(op).inPlace() ? recv[op][r] : space.take(bytes[op]);
+            }
         }
         Map<String, Long> fifos = new HashMap<>();
         List<byte[]> descs = new ArrayList<>();
         List<Long> descAt = new ArrayList<>();
         StringBuilder launches = new StringBuilder();
         for (int r = 0; r < n; r++) {
-            if (counts.apply(r) < 0) {
+            List<Long> works = new ArrayList<>();
+            int blocks = 0;
+            Protocol proto = null;
+            for (int op = 0; op < nops; op++) {
+                Case k = ks.get(op);
+                long count = counts.apply(op, r);
+                if (count < 0) {
+                    continue;
+                }
+                CollectiveArgs a = new CollectiveArgs(k.collective(), null, null, count, k.type(), k.op(), k.root());
+                CudaPlanner.Planned planned = CudaPlanner.make(tuner, cfg, n, CudaPlanner.key(a), r);
+                Plan plan = planned.plan();
+                Protocol p = planned.choice().protocol();
+                assertThat(p).isEqualTo(k.protocol());
+                if (plan.tiles(r) == 0) {
+                    continue;
+                }
+                proto = p;
+                long slot = p.slotBytes(cfg.buffSize(p));
+                long perLane = p == Protocol.SIMPLE ? 0
+                        : (WorkLayout.MAX_LINKS + 1) * ((p.maxMessageBytes(cfg.buffSize(p)) + 15) & ~15L);
+                long scratch = space.take(Math.max(16, perLane * plan.lanes()));
+                int rank = r;
+                int redop = k.collective().reduces() ? k.op().kind().ordinal() : WorkLayout.OP_NONE;
+                WorkPacker.Launch l = new WorkPacker.Launch(CudaTuning.kernelProtocol(p), k.type().size(), redop,
+                        DeviceScalars.bits(k.type(), k.op()), n, r, new long[] {BASE + send[op][r]},
+                        new long[] {BASE + recv[op][r]}, slot, BASE + scratch, perLane, BASE + status[r], BASE + claim[r],
+                        BASE + abort, cfg.timeout().toNanos());
+                WorkPacker.Fifos where = c -> {
+                    int from = c.sending() ? rank : c.peer();
+                    int to = c.sending() ? c.peer() : rank;
+                    return BASE + fifos.computeIfAbsent(p + "/" + c.channel() + "/" + from + "/" + to,
+                            x -> space.take(WorkLayout.FIFO_SLOTS + WorkLayout.STEPS * slot));
+                };
+                try (Arena a2 = Arena.ofConfined()) {
+                    long size = WorkPacker.pack(plan, r, l, where, 0, a2).bytes().byteSize();
+                    long at = space.take(size);
+                    descs.add(WorkPacker.pack(plan, r, l, where, BASE + at, a2).bytes().toArray(ValueLayout.JAVA_BYTE));
+                    descAt.add(at);
+                    works.add(BASE + at);
+                    blocks = Math.max(blocks, plan.lanes());
+                }
+            }
+            if (works.isEmpty()) {
                 continue;
             }
-            CollectiveArgs a = new CollectiveArgs(k.collective(), null, null, counts.apply(r), k.type(), k.op(), k.root());
-            CudaPlanner.Planned planned = CudaPlanner.make(tuner, cfg, n, CudaPlanner.key(a), r);
-            Plan plan = planned.plan();
-            Protocol p = planned.choice().protocol();
-            assertThat(p).isEqualTo(k.protocol());
-            if (plan.tiles(r) == 0) {
-                continue;
+            launches.append(Kernels.entry(CudaTuning.kernelProtocol(proto), k0.type().ordinal())).append(' ').append(blocks)
+                    .append(' ').append(THREADS).append(' ').append(works.size());
+            for (long w : works) {
+                launches.append(' ').append(Long.toHexString(w));
             }
-            long slot = p.slotBytes(cfg.buffSize(p));
-            long perLane = p == Protocol.SIMPLE ? 0
-                    : (WorkLayout.MAX_LINKS + 1) * ((p.maxMessageBytes(cfg.buffSize(p)) + 15) & ~15L);
-            long scratch = space.take(Math.max(16, perLane * plan.lanes()));
-            int rank = r;
-            int redop = k.collective().reduces() ? k.op().kind().ordinal() : WorkLayout.OP_NONE;
-            WorkPacker.Launch l = new WorkPacker.Launch(CudaTuning.kernelProtocol(p), k.type().size(), redop,
-                    DeviceScalars.bits(k.type(), k.op()), n, r, new long[] {BASE + send[r]}, new long[] {BASE + recv[r]},
-                    slot, BASE + scratch, perLane, BASE + status[r], BASE + claim[r], BASE + abort,
-                    cfg.timeout().toNanos());
-            WorkPacker.Fifos where = c -> {
-                int from = c.sending() ? rank : c.peer();
-                int to = c.sending() ? c.peer() : rank;
-                return BASE + fifos.computeIfAbsent(p + "/" + c.channel() + "/" + from + "/" + to,
-                        x -> space.take(WorkLayout.FIFO_SLOTS + WorkLayout.STEPS * slot));
-            };
-            try (Arena a2 = Arena.ofConfined()) {
-                long size = WorkPacker.pack(plan, r, l, where, 0, a2).bytes().byteSize();
-                long at = space.take(size);
-                descs.add(WorkPacker.pack(plan, r, l, where, BASE + at, a2).bytes().toArray(ValueLayout.JAVA_BYTE));
-                descAt.add(at);
-                launches.append(Kernels.entry(CudaTuning.kernelProtocol(p), k.type().ordinal())).append(' ')
-                        .append(Long.toHexString(BASE + at)).append(' ').append(plan.lanes()).append(' ').append(THREADS)
-                        .append('\n');
-            }
+            launches.append('\n');
         }
         long total = (space.used + 4095) & ~4095L;
         Path file = dir.resolve("arena");
@@ -315,17 +398,19 @@ class KernelEmulationTest {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
              Arena arena = Arena.ofShared()) {
             MemorySegment m = ch.map(FileChannel.MapMode.READ_WRITE, 0, total, arena);
-            for (int r = 0; r < n; r++) {
-                m.asSlice(recv[r], bytes).copyFrom(MemorySegment.ofArray(recvInit(bytes)));
-                m.asSlice(send[r], bytes).copyFrom(MemorySegment.ofArray(inputs[r]));
+            for (int op = 0; op < nops; op++) {
+                for (int r = 0; r < n; r++) {
+                    m.asSlice(recv[op][r], bytes[op]).copyFrom(MemorySegment.ofArray(recvInit(bytes[op])));
+                    m.asSlice(send[op][r], bytes[op]).copyFrom(MemorySegment.ofArray(inputs.get(op)[r]));
+                }
             }
             for (int i = 0; i < descs.size(); i++) {
                 m.asSlice(descAt.get(i), descs.get(i).length).copyFrom(MemorySegment.ofArray(descs.get(i)));
             }
-            if (k.startSeq() > 0) {
+            if (k0.startSeq() > 0) {
                 for (Map.Entry<String, Long> f : fifos.entrySet()) {
                     Protocol p = Protocol.valueOf(f.getKey().substring(0, f.getKey().indexOf('/')));
-                    carried(m.asSlice(f.getValue()), p, p.slotBytes(cfg.buffSize(p)), k.startSeq());
+                    carried(m.asSlice(f.getValue()), p, p.slotBytes(cfg.buffSize(p)), k0.startSeq());
                 }
             }
             m.force();
@@ -335,19 +420,25 @@ class KernelEmulationTest {
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!done) {
                 p.destroyForcibly();
-                fail(k + ": the emulated kernels did not finish in 120 s");
+                fail(ks + ": the emulated kernels did not finish in 120 s");
             }
-            assertThat(p.exitValue()).as(k + ": " + out).isZero();
+            assertThat(p.exitValue()).as(ks + ": " + out).isZero();
             String[] failures = new String[n];
-            byte[][] result = new byte[n][];
             for (int r = 0; r < n; r++) {
                 MemorySegment st = m.asSlice(status[r], WorkLayout.STATUS.byteSize());
                 if (st.get(ValueLayout.JAVA_INT, 0) != WorkLayout.STATUS_OK) {
                     failures[r] = StatusReport.exception(r, st, cfg.timeout()).getMessage();
                 }
-                result[r] = m.asSlice(recv[r], bytes).toArray(ValueLayout.JAVA_BYTE);
             }
-            return new Emulated(result, failures);
+            List<Emulated> results = new ArrayList<>();
+            for (int op = 0; op < nops; op++) {
+                byte[][] result = new byte[n][];
+                for (int r = 0; r < n; r++) {
+                    result[r] = m.asSlice(recv[op][r], bytes[op]).toArray(ValueLayout.JAVA_BYTE);
+                }
+                results.add(new Emulated(result, failures));
+            }
+            return results;
         }
     }
 

@@ -1,7 +1,7 @@
 /*
  * Tests only: runs jccl's executor kernels on the host. Usage: emulator ARENA BASE BYTES LAUNCHES.
  * ARENA is a file mapped shared at address BASE (device memory: descriptors, FIFOs, buffers);
- * LAUNCHES lists "kernel work-address blocks threads" per line. Every block of every launch is a
+ * LAUNCHES lists "kernel blocks threads count work-address..." per line (a jccl_batch). Every block of every launch is a
  * process of its own (so __shared__ variables are per block) running one thread per CUDA thread;
  * all run at once, as the ranks' kernels do on a GPU. Exit status 0 when every block ended normally.
  */
@@ -102,21 +102,21 @@ void emu_load_line_part(const void* p, uint64_t* a, uint64_t* b) {
     warpSync();
 }
 
-typedef void (*Kernel)(const jccl_work*);
+typedef void (*Kernel)(jccl_batch);
 struct Args {
     Kernel k;
-    const jccl_work* w;
+    jccl_batch b;
     unsigned t;
 };
 
 static void* thread(void* x) {
     Args* a = static_cast<Args*>(x);
     threadIdx = emu_dim3{a->t, 0, 0};
-    a->k(a->w);
+    a->k(a->b);
     return nullptr;
 }
 
-static int runBlock(Kernel k, const jccl_work* w, unsigned block, unsigned threads) {
+static int runBlock(Kernel k, const jccl_batch& w, unsigned block, unsigned threads) {
     blockIdx = emu_dim3{block, 0, 0};
     blockDim = emu_dim3{threads, 1, 1};
     pthread_barrier_init(&blockBarrier, nullptr, threads);
@@ -148,18 +148,24 @@ int main(int argc, char** argv) {
     FILE* f = fopen(argv[4], "r");
     if (f == nullptr) { perror("launches"); return 2; }
     char name[128];
-    unsigned long long work;
-    unsigned blocks, threads;
+    unsigned blocks, threads, count;
     std::vector<pid_t> pids;
-    while (fscanf(f, "%127s %llx %u %u", name, &work, &blocks, &threads) == 4) {
+    while (fscanf(f, "%127s %u %u %u", name, &blocks, &threads, &count) == 4) {
         Kernel k = reinterpret_cast<Kernel>(dlsym(RTLD_DEFAULT, name));
-        if (k == nullptr || threads % 32 != 0 || threads > JCCL_MAX_THREADS) {
-            fprintf(stderr, "bad launch %s %u %u\n", name, blocks, threads);
+        if (k == nullptr || threads % 32 != 0 || threads > JCCL_MAX_THREADS || count > JCCL_MAX_BATCH) {
+            fprintf(stderr, "bad launch %s %u %u %u\n", name, blocks, threads, count);
             return 2;
+        }
+        jccl_batch batch = {};
+        batch.count = count;
+        for (unsigned i = 0; i < count; i++) {
+            unsigned long long w;
+            if (fscanf(f, "%llx", &w) != 1) return 2;
+            batch.works[i] = w;
         }
         for (unsigned b = 0; b < blocks; b++) {
             pid_t pid = fork();
-            if (pid == 0) _exit(runBlock(k, reinterpret_cast<const jccl_work*>(work), b, threads));
+            if (pid == 0) _exit(runBlock(k, batch, b, threads));
             pids.push_back(pid);
         }
     }
