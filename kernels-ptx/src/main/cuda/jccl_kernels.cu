@@ -421,12 +421,14 @@ __device__ __forceinline__ char* slotOf(const jccl_work* w, const jccl_conn& c, 
     return reinterpret_cast<char*>(c.fifo + JCCL_FIFO_SLOTS + (seq % JCCL_STEPS) * w->slotBytes);
 }
 
-/* Thread 0 waits until the sender may write message `tail` (tail - head < STEPS). */
+/* Thread 0 waits until the sender may write message `tail` (tail - head < STEPS). The acquire
+ * orders the block's writes into the freed slot (after the caller's __syncthreads) after the
+ * receiver's reads of it, which its fence and head store released. */
 __device__ void waitRoom(const Lane& l, const jccl_conn& c) {
     if (threadIdx.x != 0) return;
     uint64_t tail = *fifoWord(c, JCCL_FIFO_TAIL);
     uint32_t polls = 0;
-    while (tail - loadVolatile64(fifoWord(c, JCCL_FIFO_HEAD)) >= JCCL_STEPS) {
+    while (tail - loadAcquire64(fifoWord(c, JCCL_FIFO_HEAD)) >= JCCL_STEPS) {
         JCCL_SPIN();
         if (++polls % POLLS_PER_CHECK == 0 && mustStop(l, c)) return;
     }
