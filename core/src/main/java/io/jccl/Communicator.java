@@ -49,7 +49,8 @@ import java.util.Set;
  *
  * Ranks that are threads of one process talk through in-process FIFOs, ranks in other processes of
  * the same host through FIFOs in {@code /dev/shm}. Rank 0's plan-deciding settings and tuning file
- * are used by every rank.
+ * are used by every rank. {@link #initAllCuda} makes ranks of the CUDA engine instead: device
+ * buffers, {@link io.jccl.engine.cuda.CudaStream}s, the same plans run by PTX kernels (docs/gpu.md).
  */
 public final class Communicator implements AutoCloseable {
     /** The transports the host engine offers to its peers (published at bootstrap). */

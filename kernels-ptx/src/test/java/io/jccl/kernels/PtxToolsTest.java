@@ -23,8 +23,15 @@ class PtxToolsTest {
                 "nvcc was not found, so the build did not make the PTX from the sources (the Maven profile nvcc"
                         + " runs kernels-ptx/build-ptx.sh when /usr/local/cuda/bin/nvcc exists; -Pnvcc forces it)");
         String fresh = Files.readString(Path.of(built), java.nio.charset.StandardCharsets.US_ASCII);
-        assertThat(fresh).as("the committed io/jccl/kernels/jccl.ptx is stale: run kernels-ptx/build-ptx.sh "
+        assertThat(fresh).as("the committed io/jccl/kernels/jccl.ptx is stale (committed: " + compiler(Tools.ptx())
+                + "; this nvcc: " + compiler(fresh) + "): run kernels-ptx/build-ptx.sh "
                 + "kernels-ptx/src/main/resources/io/jccl/kernels/jccl.ptx and commit it").isEqualTo(Tools.ptx());
+    }
+
+    /** The compiler line nvcc writes at the top of its PTX. */
+    private static String compiler(String ptx) {
+        return ptx.lines().filter(l -> l.startsWith("// Cuda compilation tools")).findFirst().orElse("(no compiler line)")
+                .substring(3);
     }
 
     @ParameterizedTest
