@@ -16,6 +16,7 @@
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #define JCCL_SPIN() /* a poll of the GPU spins */
+#define JCCL_BLOCK_SHARED(type, name) __shared__ type name
 #endif
 #include "jccl_work.h"
 
@@ -810,8 +811,8 @@ __device__ void runLane(const jccl_work* w, int* failedFlag, uint64_t* shared) {
  * lane goes on to the next operation as soon as it is done with the previous one. */
 template <int PROTO, typename Ops>
 __device__ void runBatch(const jccl_batch& b) {
-    __shared__ int failed;
-    __shared__ uint64_t shared;
+    JCCL_BLOCK_SHARED(int, failed);
+    JCCL_BLOCK_SHARED(uint64_t, shared);
     if (threadIdx.x == 0) failed = 0;
     __syncthreads();
     for (uint32_t i = 0; i < b.count && i < JCCL_MAX_BATCH; i++) {

@@ -44,8 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The executor kernels' own source, compiled by g++ against a host emulation of what they use from
- * CUDA (test resources jccl_emulation.h and emulator.cpp: a process per block, a thread per CUDA
- * thread, warp operations and LL128's whole-line stores made collective), run on descriptors packed
+ * CUDA (test resources jccl_emulation.h, emu_block.cpp and emulator.cpp: a thread per CUDA thread,
+ * per-block barriers and __shared__ variables, warp operations and LL128's whole-line stores made
+ * collective), run on descriptors packed
  * by {@link WorkPacker} for every rank at once, in a shared file mapped where the descriptors say
  * device memory is. Every rank's output must be bitwise the host engine's for the same plan and
  * inputs. This checks the kernels' logic (steps, tiles, the three wire formats, slots wrapping,
@@ -71,13 +72,14 @@ class KernelEmulationTest {
         for (String f : List.of("jccl_kernels.cu", "jccl_work.h")) {
             Files.write(dir.resolve(f), Kernels.resource(f));
         }
-        for (String f : List.of("jccl_emulation.h", "emulator.cpp")) {
+        for (String f : List.of("jccl_emulation.h", "emu_block.h", "emu_block.cpp", "emulator.cpp")) {
             try (InputStream in = KernelEmulationTest.class.getResourceAsStream(f)) {
                 Files.write(dir.resolve(f), in.readAllBytes());
             }
         }
         Process p = new ProcessBuilder(cxx.get().toString(), "-std=c++17", "-O1", "-ffp-contract=off", "-DJCCL_HOST_EMULATION",
-                "-pthread", "-rdynamic", "-x", "c++", "jccl_kernels.cu", "-x", "none", "emulator.cpp", "-o", "emulator", "-ldl")
+                "-pthread", "-rdynamic", "-x", "c++", "jccl_kernels.cu", "-x", "none", "emu_block.cpp", "emulator.cpp", "-o",
+                "emulator", "-ldl")
                 .directory(dir.toFile()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0).as(out).isTrue();

@@ -1,7 +1,7 @@
 /*
  * Tests only: what jccl_kernels.cu needs from CUDA, emulated on the host so that g++ can compile the
- * kernels and emulator.cpp can run them, one process per block and one thread per CUDA thread
- * (core's KernelEmulationTest). Arithmetic intrinsics become the host's IEEE operations (built with
+ * kernels and run them, one thread per CUDA thread (emulator.cpp for KernelEmulationTest,
+ * fake_cuda.cpp for FakeDriverEngineTest). Arithmetic intrinsics become the host's IEEE operations (built with
  * -ffp-contract=off); the 16-bit formats are converted by hand, nearest-even. Warp operations and
  * LL128's whole-line stores are collective over the 32 threads of a warp.
  */
@@ -21,15 +21,37 @@
 #define __forceinline__ inline
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(n)
-#define __shared__ static
 #define JCCL_SPIN() sched_yield()
 
 struct emu_dim3 {
     unsigned x, y, z;
 };
 extern thread_local emu_dim3 threadIdx;
-extern emu_dim3 blockIdx;
-extern emu_dim3 blockDim;
+extern thread_local emu_dim3 blockIdx;
+extern thread_local emu_dim3 blockDim;
+
+/* What the threads of one block share: its __shared__ variables, its barriers, the warps' exchange. */
+#define JCCL_EMU_MAX_WARPS 20
+struct emu_part {
+    const void* p;
+    uint64_t a, b;
+    int v;
+};
+struct emu_block {
+    pthread_barrier_t barrier;
+    pthread_barrier_t warps[JCCL_EMU_MAX_WARPS];
+    emu_part stage[JCCL_EMU_MAX_WARPS][32];
+    alignas(16) unsigned char shared[256];
+};
+extern thread_local emu_block* emuBlock;
+extern thread_local unsigned emuSharedCursor; /* reset when a thread starts a kernel */
+/* The block's copy of a __shared__ variable: every thread declares them in the same order. */
+static inline void* emu_shared(unsigned bytes) {
+    unsigned at = (emuSharedCursor + 15u) & ~15u;
+    emuSharedCursor = at + bytes;
+    return emuBlock->shared + at;
+}
+#define JCCL_BLOCK_SHARED(type, name) type& name = *static_cast<type*>(emu_shared(sizeof(type)))
 
 struct uint4 {
     uint32_t x, y, z, w;
