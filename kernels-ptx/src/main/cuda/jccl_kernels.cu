@@ -17,6 +17,7 @@
 #include <cuda_bf16.h>
 #define JCCL_SPIN() /* a poll of the GPU spins */
 #define JCCL_BLOCK_SHARED(type, name) __shared__ type name
+#define JCCL_NOINLINE __noinline__
 #endif
 #include "jccl_work.h"
 
@@ -276,7 +277,7 @@ __device__ void loop(const Ops& o, const char* a, bool pa, const char* b, bool p
 }
 
 /* dst = src, bytes; 16-byte vectors when both allow. No copy onto itself. */
-__device__ __noinline__ void copyBytes(const char* src, char* dst, uint64_t bytes) {
+__device__ JCCL_NOINLINE void copyBytes(const char* src, char* dst, uint64_t bytes) {
     if (src == dst) return;
     uint64_t done = 0;
     if ((((uintptr_t)src | (uintptr_t)dst) & 15) == 0) {
@@ -301,7 +302,7 @@ __device__ __noinline__ void copyBytes(const char* src, char* dst, uint64_t byte
  * masks them.
  */
 template <typename Ops>
-__device__ __noinline__ void combine(const Ops& o, uint32_t redop, const char* a, bool pa, const char* b, bool pb, char* d, uint64_t n,
+__device__ JCCL_NOINLINE void combine(const Ops& o, uint32_t redop, const char* a, bool pa, const char* b, bool pb, char* d, uint64_t n,
                         bool post) {
     pa = pa && redop == JCCL_OP_PRE_MUL_SUM;
     pb = pb && redop == JCCL_OP_PRE_MUL_SUM && b != nullptr;
@@ -384,7 +385,7 @@ struct Lane {
 };
 
 /* Records the lane's failure (the first of the launch wins) and stops the other ranks' waits. */
-__device__ __noinline__ void fail(const Lane& l, uint32_t code, uint32_t peer, uint32_t channel, uint64_t got, uint64_t expected) {
+__device__ JCCL_NOINLINE void fail(const Lane& l, uint32_t code, uint32_t peer, uint32_t channel, uint64_t got, uint64_t expected) {
     jccl_status* s = reinterpret_cast<jccl_status*>(l.w->status);
     if (atomicCAS(reinterpret_cast<unsigned int*>(l.w->claim), 0u, 1u) == 0u) {
         s->code = code;
@@ -440,7 +441,7 @@ __device__ void waitRoom(const Lane& l, const jccl_conn& c) {
 /* ------------------------------------------------------------------------------------------ */
 
 /* Simple: thread 0 acquires tail; the message is read in place from its slot. */
-__device__ __noinline__ const char* recvSimple(const Lane& l, const jccl_conn& c, uint64_t bytes, uint64_t* shared) {
+__device__ JCCL_NOINLINE const char* recvSimple(const Lane& l, const jccl_conn& c, uint64_t bytes, uint64_t* shared) {
     if (threadIdx.x == 0) {
         uint64_t head = *fifoWord(c, JCCL_FIFO_HEAD);
         uint32_t polls = 0;
@@ -472,7 +473,7 @@ __device__ void publishSimple(const jccl_conn& c, uint64_t bytes) {
 
 /* LL: line 0 carries the size (low word in data1, high in data2), lines 1.. 8 data bytes each.
  * Every thread polls its own lines until both flags are the message's; the data goes to `into`. */
-__device__ __noinline__ void recvLl(const Lane& l, const jccl_conn& c, uint64_t bytes, char* into, uint64_t* shared) {
+__device__ JCCL_NOINLINE void recvLl(const Lane& l, const jccl_conn& c, uint64_t bytes, char* into, uint64_t* shared) {
     uint64_t head = *fifoWord(c, JCCL_FIFO_HEAD);
     uint32_t flag = (uint32_t)(head + 1);
     const char* slot = slotOf(l.w, c, head);
@@ -488,8 +489,7 @@ __device__ __noinline__ void recvLl(const Lane& l, const jccl_conn& c, uint64_t 
         uint64_t got = ((uint64_t)v.z << 32) | v.x;
         if (ok && got != bytes) fail(l, JCCL_STATUS_SIZE_MISMATCH, c.peer, c.channel, got, bytes);
     }
-    __syncthreads();
-    if (*l.failed) return;
+    if (__syncthreads_or(*l.failed)) return;
     uint64_t lines = (bytes + JCCL_LL_DATA_BYTES - 1) / JCCL_LL_DATA_BYTES;
     for (uint64_t i = threadIdx.x; i < lines; i += blockDim.x) {
         const char* line = slot + (i + 1) * JCCL_LL_LINE_BYTES;
@@ -521,7 +521,7 @@ __device__ __forceinline__ uint64_t readWord(const char* p, uint64_t avail) {
 }
 
 /* LL: every thread writes whole lines with one 16-byte store: {data1, flag, data2, flag}. */
-__device__ __noinline__ void sendLl(const jccl_work* w, const jccl_conn& c, const char* data, uint64_t bytes) {
+__device__ JCCL_NOINLINE void sendLl(const jccl_work* w, const jccl_conn& c, const char* data, uint64_t bytes) {
     uint64_t tail = *fifoWord(c, JCCL_FIFO_TAIL);
     uint32_t flag = (uint32_t)(tail + 1);
     char* slot = slotOf(w, c, tail);
@@ -559,7 +559,7 @@ __device__ __forceinline__ uint64_t ll128DataOffset(uint64_t line, int word) {
     return line == 0 ? (uint64_t)(word - 1) * 8 : 112 + (line - 1) * 120 + (uint64_t)word * 8;
 }
 
-__device__ __noinline__ void sendLl128(const jccl_work* w, const jccl_conn& c, const char* data, uint64_t bytes) {
+__device__ JCCL_NOINLINE void sendLl128(const jccl_work* w, const jccl_conn& c, const char* data, uint64_t bytes) {
     uint64_t tail = *fifoWord(c, JCCL_FIFO_TAIL);
     uint64_t flag = tail + 1;
     char* slot = slotOf(w, c, tail);
@@ -637,7 +637,7 @@ __device__ bool pollLl128Lines(const Lane& l, const jccl_conn& c, const char* sl
     return true;
 }
 
-__device__ __noinline__ void recvLl128(const Lane& l, const jccl_conn& c, uint64_t bytes, char* into, uint64_t* shared) {
+__device__ JCCL_NOINLINE void recvLl128(const Lane& l, const jccl_conn& c, uint64_t bytes, char* into, uint64_t* shared) {
     uint64_t head = *fifoWord(c, JCCL_FIFO_HEAD);
     uint64_t flag = head + 1;
     const char* slot = slotOf(l.w, c, head);
@@ -648,8 +648,7 @@ __device__ __noinline__ void recvLl128(const Lane& l, const jccl_conn& c, uint64
         bool ok = pollLl128Lines(l, c, slot, flag, 0, 1, 0, nullptr, sizeAt);
         if (threadIdx.x == 0 && ok && got != bytes) fail(l, JCCL_STATUS_SIZE_MISMATCH, c.peer, c.channel, got, bytes);
     }
-    __syncthreads();
-    if (*l.failed) return;
+    if (__syncthreads_or(*l.failed)) return;
     uint64_t lines = (bytes + JCCL_HEADER_BYTES + JCCL_LL128_DATA_BYTES - 1) / JCCL_LL128_DATA_BYTES;
     pollLl128Lines(l, c, slot, flag, 0, lines, bytes, into, nullptr);
     (void)shared;
@@ -675,8 +674,14 @@ __device__ __forceinline__ char* regionAddress(const jccl_work* w, bool output, 
     return reinterpret_cast<char*>(bufs[op] + (offset + shift) * es);
 }
 
+/*
+ * One step; false when the lane failed. Whether a lane failed is decided at a barrier with
+ * __syncthreads_or over each thread's view (a thread that failed says so itself): a plain read of the
+ * shared flag after a barrier would race with a fast thread that already fails in the next wait, and
+ * the block's threads would take different branches around the next barrier.
+ */
 template <int PROTO, typename Ops>
-__device__ void step(Lane& l, const Ops& o, const jccl_step& s, uint64_t shift, char* scratch, uint64_t* shared) {
+__device__ bool step(Lane& l, const Ops& o, const jccl_step& s, uint64_t shift, char* scratch, uint64_t* shared) {
     const jccl_work* w = l.w;
     const jccl_conn* conns = reinterpret_cast<const jccl_conn*>(w->conns);
     uint32_t es = w->elementSize;
@@ -686,7 +691,7 @@ __device__ void step(Lane& l, const Ops& o, const jccl_step& s, uint64_t shift, 
     if (nr > JCCL_MAX_LINKS || ns > JCCL_MAX_LINKS || (PROTO != JCCL_PROTO_SIMPLE && bytes > maxMessage)) {
         if (threadIdx.x == 0) fail(l, JCCL_STATUS_BAD_WORK, 0, 0, bytes, maxMessage);
         __syncthreads();
-        return;
+        return false;
     }
     const char* in[JCCL_MAX_LINKS];
     for (int k = 0; k < nr; k++) {
@@ -699,12 +704,10 @@ __device__ void step(Lane& l, const Ops& o, const jccl_step& s, uint64_t shift, 
             else recvLl128(l, c, bytes, into, shared);
             in[k] = into;
         }
-        __syncthreads();
-        if (*l.failed) return;
+        if (__syncthreads_or(*l.failed)) return false;
     }
     for (int k = 0; k < ns; k++) waitRoom(l, conns[s.send[k]]);
-    __syncthreads();
-    if (*l.failed) return;
+    if (__syncthreads_or(*l.failed)) return false;
 
     bool red = w->redop != JCCL_OP_NONE;
     bool preSrc = red && (s.flags & JCCL_STEP_PRE_SRC);
@@ -768,12 +771,11 @@ __device__ void step(Lane& l, const Ops& o, const jccl_step& s, uint64_t shift, 
         }
     }
     for (int k = 0; k < nr; k++) release(conns[s.recv[k]]);
-    __syncthreads();
+    return !__syncthreads_or(*l.failed);
 }
 
 template <int PROTO, typename Ops>
 __device__ void runLane(const jccl_work* w, int* failedFlag, uint64_t* shared) {
-    int& failed = *failedFlag;
     Lane l;
     l.w = w;
     l.lane = blockIdx.x;
@@ -799,8 +801,7 @@ __device__ void runLane(const jccl_work* w, int* failedFlag, uint64_t* shared) {
             for (uint32_t k = 0; k < mine.count; k++) {
                 l.stepIndex = k;
                 l.deadline = globalTimer() + w->timeoutNs; /* no progress for the timeout, as on the host */
-                step<PROTO, Ops>(l, o, steps[mine.first + k], shift, scratch, shared);
-                if (failed) return;
+                if (!step<PROTO, Ops>(l, o, steps[mine.first + k], shift, scratch, shared)) return;
             }
         }
     }
@@ -818,8 +819,7 @@ __device__ void runBatch(const jccl_batch& b) {
     for (uint32_t i = 0; i < b.count && i < JCCL_MAX_BATCH; i++) {
         const jccl_work* w = reinterpret_cast<const jccl_work*>(b.works[i]);
         if (blockIdx.x < w->nlanes) runLane<PROTO, Ops>(w, &failed, &shared);
-        __syncthreads();
-        if (failed) return;
+        if (__syncthreads_or(failed)) return;
     }
 }
 

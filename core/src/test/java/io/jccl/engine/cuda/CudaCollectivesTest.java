@@ -57,8 +57,13 @@ class CudaCollectivesTest {
             System.err.println("[jccl] SKIPPED: " + why);
             Assumptions.abort(why);
         }
-        gpu = CudaDevice.open(0);
+        useDevice(CudaDevice.open(0));
         System.err.println("CudaCollectivesTest seed " + SEED);
+    }
+
+    /** The device these tests run on (FakeDriverEngineTest runs them on the fake driver's). */
+    static void useDevice(CudaDevice device) {
+        gpu = device;
     }
 
     @AfterAll
@@ -75,6 +80,10 @@ class CudaCollectivesTest {
         }
         HOST_STREAMS.values().forEach(ss -> java.util.Arrays.stream(ss).forEach(HostStream::close));
         CUDA_STREAMS.values().forEach(ss -> java.util.Arrays.stream(ss).forEach(CudaStream::close));
+        HOST.clear();
+        CUDA.clear();
+        HOST_STREAMS.clear();
+        CUDA_STREAMS.clear();
     }
 
     record Case(int n, String algorithm, Protocol protocol, Collective collective, DataType type, RedOp op, long count,
@@ -235,6 +244,11 @@ class CudaCollectivesTest {
     @ParameterizedTest
     @MethodSource("cases")
     void everyRanksOutputIsTheHostEnginesBitwise(Case k) {
+        compare(k);
+    }
+
+    /** Runs {@code k} on both engines with the same inputs and compares every rank's receive buffer. */
+    static void compare(Case k) {
         int n = k.n();
         Random rnd = new Random(SEED ^ k.toString().hashCode());
         long inCount = Math.max(k.collective().inputCount(k.count(), n, k.root(), k.root()), k.count());

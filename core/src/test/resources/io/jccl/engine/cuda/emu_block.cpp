@@ -7,6 +7,8 @@
 #include "jccl_work.h"
 #include "emu_block.h"
 
+#include <stdio.h>
+#include <string.h>
 #include <vector>
 
 thread_local emu_dim3 threadIdx;
@@ -16,6 +18,21 @@ thread_local emu_block* emuBlock;
 thread_local unsigned emuSharedCursor;
 
 void __syncthreads() { pthread_barrier_wait(&emuBlock->barrier); }
+
+static thread_local unsigned orPhase;
+
+/* Every thread's predicate ORed at the barrier. The slot of this call is cleared by thread 0 after
+ * the second barrier; the next call uses the other slot, and the one after finds this one cleared
+ * (thread 0 clears it before it reaches that call's first barrier). */
+int __syncthreads_or(int predicate) {
+    int* slot = &emuBlock->orSlot[orPhase++ & 1];
+    if (predicate) __atomic_store_n(slot, 1, __ATOMIC_RELAXED);
+    pthread_barrier_wait(&emuBlock->barrier);
+    int r = __atomic_load_n(slot, __ATOMIC_RELAXED);
+    pthread_barrier_wait(&emuBlock->barrier);
+    if (threadIdx.x == 0) __atomic_store_n(slot, 0, __ATOMIC_RELAXED);
+    return r;
+}
 
 static inline int warp() { return threadIdx.x / 32; }
 static inline int lane() { return threadIdx.x & 31; }
@@ -88,20 +105,33 @@ void emu_load_line_part(const void* p, uint64_t* a, uint64_t* b) {
 }
 
 namespace {
+struct Gate {
+    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t open = PTHREAD_COND_INITIALIZER;
+    int state = 0; /* 0 closed, 1 run, 2 give up (a thread could not be created) */
+};
+
 struct Thread {
     emu_kernel k;
     jccl_batch b;
     emu_block* block;
     unsigned blockIndex, blocks, threads, t;
+    Gate* gate;
 };
 
 void* run(void* x) {
     Thread* a = static_cast<Thread*>(x);
+    pthread_mutex_lock(&a->gate->lock);
+    while (a->gate->state == 0) pthread_cond_wait(&a->gate->open, &a->gate->lock);
+    int state = a->gate->state;
+    pthread_mutex_unlock(&a->gate->lock);
+    if (state != 1) return nullptr;
     threadIdx = emu_dim3{a->t, 0, 0};
     blockIdx = emu_dim3{a->blockIndex, 0, 0};
     blockDim = emu_dim3{a->threads, 1, 1};
     emuBlock = a->block;
     emuSharedCursor = 0;
+    orPhase = 0;
     a->k(a->b);
     return nullptr;
 }
@@ -119,20 +149,28 @@ int emu_launch(emu_kernel k, const jccl_batch& batch, unsigned blocks, unsigned 
     }
     int rc = 0;
     size_t started = 0;
+    Gate gate;
     for (unsigned b = 0; b < blocks && rc == 0; b++) {
         for (unsigned t = 0; t < threads; t++) {
             size_t i = (size_t)b * threads + t;
-            args[i] = Thread{k, batch, bs[b], b, blocks, threads, t};
+            args[i] = Thread{k, batch, bs[b], b, blocks, threads, t, &gate};
             pthread_attr_t attr;
             pthread_attr_init(&attr);
             pthread_attr_setstacksize(&attr, 256 * 1024);
-            if (pthread_create(&ts[i], &attr, run, &args[i]) != 0) {
+            int e = pthread_create(&ts[i], &attr, run, &args[i]);
+            pthread_attr_destroy(&attr);
+            if (e != 0) {
+                fprintf(stderr, "emu_launch: thread %zu of %u x %u not created: %s\n", i, blocks, threads, strerror(e));
                 rc = 3;
                 break;
             }
             started = i + 1;
         }
     }
+    pthread_mutex_lock(&gate.lock);
+    gate.state = rc == 0 ? 1 : 2;
+    pthread_cond_broadcast(&gate.open);
+    pthread_mutex_unlock(&gate.lock);
     for (size_t i = 0; i < started; i++) pthread_join(ts[i], nullptr);
     for (unsigned b = 0; b < blocks; b++) delete bs[b];
     return rc;

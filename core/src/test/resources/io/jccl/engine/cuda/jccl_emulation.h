@@ -19,7 +19,7 @@
 #define __device__
 #define __global__
 #define __forceinline__ inline
-#define __noinline__ __attribute__((noinline))
+#define JCCL_NOINLINE __attribute__((noinline))
 #define __launch_bounds__(n)
 #define JCCL_SPIN() sched_yield()
 
@@ -42,6 +42,7 @@ struct emu_block {
     pthread_barrier_t warps[JCCL_EMU_MAX_WARPS];
     emu_part stage[JCCL_EMU_MAX_WARPS][32];
     alignas(16) unsigned char shared[256];
+    int orSlot[2]; /* __syncthreads_or: calls alternate between the two */
 };
 extern thread_local emu_block* emuBlock;
 extern thread_local unsigned emuSharedCursor; /* reset when a thread starts a kernel */
@@ -59,6 +60,7 @@ struct uint4 {
 static inline uint4 make_uint4(uint32_t a, uint32_t b, uint32_t c, uint32_t d) { return uint4{a, b, c, d}; }
 
 void __syncthreads();
+int __syncthreads_or(int predicate);
 int emu_shfl(int v, int src);
 bool emu_all(bool v);
 bool emu_any(bool v);
