@@ -37,8 +37,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The CUDA engine on a GPU: 2, 4 and 8 ranks sharing GPU 0, every protocol, ring and tree, a seeded
  * sample of collectives, data types, reductions, counts and in-place forms; every rank's output
  * must be bitwise the host engine's for the same configuration (so the same plan) and inputs.
- * Tagged gpu: {@code mvn -B verify -Pgpu -pl core -am -Dtest='Cuda*Test' -Dsurefire.failIfNoSpecifiedTests=false}.
- * Without a GPU (or with only the stub library) it is skipped with the reason printed.
+ * Tagged gpu: {@code mvn -B verify -Pgpu -pl kernels-ptx,core -am} runs it in a JVM of its own
+ * (surefire execution gpu), away from the tests that load the stub libcuda. Without a GPU (or with
+ * only the stub library) it is skipped with the reason printed.
  */
 @Tag("gpu")
 class CudaCollectivesTest {
@@ -53,7 +54,8 @@ class CudaCollectivesTest {
     static void needsAGpu() {
         if (!CudaDevice.available()) {
             String why = "no CUDA GPU: the driver (JCCL_CUDA_LIB, else libcuda.so.1) is missing, is the stub, or"
-                    + " reports no device";
+                    + " reports no device" + (System.getProperty("jccl.cuda.lib") == null ? ""
+                    : "; this JVM loaded " + System.getProperty("jccl.cuda.lib") + " (run with -Pgpu, no -Dtest)");
             System.err.println("[jccl] SKIPPED: " + why);
             Assumptions.abort(why);
         }
