@@ -7,6 +7,8 @@ module io.jccl.core {
     requires io.jccl.kernels;
     requires java.xml;
     exports io.jccl;
+    exports io.jccl.engine.cuda;
+    exports io.jccl.cuda to io.jccl.bench;
     exports io.jccl.plan to io.jccl.bench;
     exports io.jccl.algo to io.jccl.bench;
     exports io.jccl.topo to io.jccl.bench;

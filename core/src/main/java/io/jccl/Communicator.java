@@ -6,6 +6,9 @@ import io.jccl.bootstrap.Launch;
 import io.jccl.bootstrap.OutOfBandAllGather;
 import io.jccl.engine.CollectiveArgs;
 import io.jccl.engine.P2pArgs;
+import io.jccl.engine.cuda.CudaComm;
+import io.jccl.engine.cuda.CudaDevice;
+import io.jccl.engine.cuda.CudaStream;
 import io.jccl.engine.host.HostComm;
 import io.jccl.plan.Collective;
 
@@ -46,13 +49,17 @@ import java.util.Set;
  *
  * Ranks that are threads of one process talk through in-process FIFOs, ranks in other processes of
  * the same host through FIFOs in {@code /dev/shm}. Rank 0's plan-deciding settings and tuning file
- * are used by every rank.
+ * are used by every rank. {@link #initAllCuda} makes ranks of the CUDA engine instead: device
+ * buffers, {@link io.jccl.engine.cuda.CudaStream}s, the same plans run by PTX kernels (docs/gpu.md).
  */
 public final class Communicator implements AutoCloseable {
     /** The transports the host engine offers to its peers (published at bootstrap). */
     private static final Set<String> TRANSPORTS = Set.of("p2p", "shm");
 
+    /** The host engine's rank, or null on the CUDA engine. */
     private final HostComm engine;
+    /** The CUDA engine's rank, or null on the host engine. */
+    private final CudaComm cuda;
     /** The connections to the other ranks of a communicator made by {@code init}; null for {@code initAll}. */
     private final Bootstrap bootstrap;
     /** The ranks of the same {@code initAll} call; null for {@code init}. */
@@ -60,8 +67,69 @@ public final class Communicator implements AutoCloseable {
 
     private Communicator(HostComm engine, Bootstrap bootstrap, ThreadRanks threadRanks) {
         this.engine = engine;
+        this.cuda = null;
         this.bootstrap = bootstrap;
         this.threadRanks = threadRanks;
+    }
+
+    private Communicator(CudaComm cuda) {
+        this.engine = null;
+        this.cuda = cuda;
+        this.bootstrap = null;
+    }
+
+    /**
+     * {@code n} ranks of this process on the CUDA engine, all on one GPU (jccl allows it; it is how a
+     * one-GPU machine runs 2, 4 or 8 ranks). Buffers are device memory ({@link CudaDevice#allocate});
+     * each rank issues on its own {@link CudaStream}.
+     *
+     * <pre>{@code
+     * CudaDevice gpu = CudaDevice.open(0);
+     * Communicator[] comms = Communicator.initAllCuda(4, gpu, Config.fromEnvironment());
+     * // per rank r, on its own thread or inside one Group:
+     * comms[r].allReduce(buf[r], buf[r], n, DataType.FLOAT32, RedOp.SUM, streams[r]);
+     * streams[r].synchronize();
+     * }</pre>
+     */
+    public static Communicator[] initAllCuda(int n, CudaDevice device, Config config) {
+        if (n < 1) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "n", "must be at least 1, was " + n);
+        }
+        if (device == null || config == null) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, device == null ? "device" : "config", "is null");
+        }
+        CudaComm[] ranks = CudaComm.createAll(java.util.Collections.nCopies(n, config), device);
+        Communicator[] comms = new Communicator[n];
+        for (int r = 0; r < n; r++) {
+            comms[r] = new Communicator(ranks[r]);
+        }
+        return comms;
+    }
+
+    /**
+     * Registers a user buffer with this rank, as {@code ncclCommRegister}: on the CUDA engine its
+     * memory kind is checked once (device memory of this communicator's GPU) and later calls on
+     * buffers inside it skip the check; on the host engine it only checks the arguments.
+     */
+    public void register(MemorySegment buffer) {
+        if (buffer == null) {
+            throw JcclException.invalidArgument(rank(), "buffer", "is null");
+        }
+        if (cuda != null) {
+            cuda.register(buffer);
+        } else {
+            engine.checkUsable();
+        }
+    }
+
+    /** Undoes one {@link #register} of the same buffer. */
+    public void deregister(MemorySegment buffer) {
+        if (buffer == null) {
+            throw JcclException.invalidArgument(rank(), "buffer", "is null");
+        }
+        if (cuda != null) {
+            cuda.deregister(buffer);
+        }
     }
 
     /**
@@ -183,21 +251,22 @@ public final class Communicator implements AutoCloseable {
     }
 
     public int rank() {
-        return engine.rank();
+        return cuda != null ? cuda.rank() : engine.rank();
     }
 
     /** Number of ranks. */
     public int size() {
-        return engine.size();
+        return cuda != null ? cuda.size() : engine.size();
     }
 
     public Config config() {
-        return engine.config();
+        return cuda != null ? cuda.config() : engine.config();
     }
 
     /** How this communicator runs a collective of this shape (for tools and logs); every rank answers alike. */
     public CallChoice choiceFor(Collective collective, long count, DataType type) {
-        io.jccl.tune.Choice c = engine.choiceFor(new CollectiveArgs(collective, null, null, count, type, RedOp.SUM, 0));
+        CollectiveArgs shape = new CollectiveArgs(collective, null, null, count, type, RedOp.SUM, 0);
+        io.jccl.tune.Choice c = cuda != null ? cuda.choiceFor(shape) : engine.choiceFor(shape);
         return new CallChoice(c.algorithm().id(), c.protocol().id(), c.channels(), c.source().name().toLowerCase(java.util.Locale.ROOT));
     }
 
@@ -209,8 +278,27 @@ public final class Communicator implements AutoCloseable {
                 : "is a " + stream.getClass().getSimpleName() + "; the host engine runs on a HostStream");
     }
 
+    private CudaStream cudaStream(Stream stream) {
+        if (stream instanceof CudaStream s) {
+            return s;
+        }
+        throw JcclException.invalidArgument(rank(), "stream", stream == null ? "is null"
+                : "is a " + stream.getClass().getSimpleName() + "; the CUDA engine runs on a CudaStream");
+    }
+
     private void collective(Collective c, MemorySegment send, MemorySegment recv, long count, DataType type, RedOp op,
                             int root, Stream stream) {
+        if (cuda != null) {
+            CudaStream s = cudaStream(stream);
+            cuda.checkUsable();
+            CollectiveArgs a = Checks.collective(rank(), size(), c, send, recv, count, type, op, root, Thread.currentThread());
+            if (Group.active()) {
+                Group.batch(this, s).collectives.add(a);
+            } else {
+                cuda.submit(List.of(a), List.of(), s);
+            }
+            return;
+        }
         HostStream s = host(stream);
         engine.checkUsable();
         CollectiveArgs a = Checks.collective(rank(), size(), c, send, recv, count, type, op, root, s.runner().thread());
@@ -222,6 +310,10 @@ public final class Communicator implements AutoCloseable {
     }
 
     void issue(List<CollectiveArgs> collectives, List<P2pArgs> p2p, Stream stream) {
+        if (cuda != null) {
+            cuda.submit(collectives, p2p, cudaStream(stream));
+            return;
+        }
         engine.submit(collectives, p2p, host(stream).runner());
     }
 
@@ -268,6 +360,17 @@ public final class Communicator implements AutoCloseable {
     }
 
     private void p2p(boolean send, MemorySegment buf, long count, DataType type, int peer, Stream stream) {
+        if (cuda != null) {
+            CudaStream s = cudaStream(stream);
+            cuda.checkUsable();
+            P2pArgs a = Checks.p2p(rank(), size(), send, buf, count, type, peer, Thread.currentThread());
+            if (Group.active()) {
+                Group.batch(this, s).p2p.add(a);
+            } else {
+                cuda.submit(List.of(), List.of(a), s);
+            }
+            return;
+        }
         HostStream s = host(stream);
         engine.checkUsable();
         P2pArgs a = Checks.p2p(rank(), size(), send, buf, count, type, peer, s.runner().thread());
@@ -294,6 +397,11 @@ public final class Communicator implements AutoCloseable {
 
     /** Makes the pending and future operations of every rank of this communicator fail, then closes it. */
     public void abort() {
+        if (cuda != null) {
+            cuda.abort();
+            cuda.close();
+            return;
+        }
         engine.abort();
         engine.close();
         if (bootstrap != null) {
@@ -304,6 +412,10 @@ public final class Communicator implements AutoCloseable {
     /** Frees this rank's resources; its peers must not use it any more. */
     @Override
     public void close() {
+        if (cuda != null) {
+            cuda.close();
+            return;
+        }
         engine.close();
         if (bootstrap != null) {
             bootstrap.close();

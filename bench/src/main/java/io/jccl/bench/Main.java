@@ -54,7 +54,9 @@ public final class Main {
                         out.println(PerfOptions.USAGE);
                         yield 0;
                     }
-                    yield PerfCommand.run(PerfOptions.parse(rest), rest, out, err);
+                    List<String> perf = PerfEngine.strip(rest);
+                    yield PerfEngine.of(rest) == PerfEngine.CUDA ? CudaPerfCommand.run(PerfOptions.parse(perf), out, err)
+                            : PerfCommand.run(PerfOptions.parse(perf), perf, out, err);
                 }
                 case "verify" -> {
                     if (wantsHelp(rest)) {

@@ -54,6 +54,8 @@ public record PerfOptions(Collective collective, int ranks, int processes, long 
                   --plot FILE.svg    also sweep every algorithm/protocol JCCL_ALGO and JCCL_PROTO allow,
                                      each forced, and draw busbw against size, one line each and one
                                      for the tuned choice (an SVG a browser opens)
+                  --engine ENGINE    host (default) or cuda: -t ranks sharing GPU 0 (JCCL_CUDA_DEVICE),
+                                     each size next to a device-to-device cuMemcpy of its bytes (docs/gpu.md)
             Sizes are rounded down to whole elements (and per-rank blocks for allgather, reducescatter,
             alltoall, gather and scatter, as nccl-tests does). Bus bandwidth uses nccl-tests' factors.""";
 

@@ -166,7 +166,7 @@ public final class FloatFormats {
      * double-to-float-to-half rounding would not (the first rounding can create a false tie).
      * Used to bring a {@code double} scalar into the 16- and 8-bit formats.
      */
-    static float toFloatRoundOdd(double d) {
+    public static float toFloatRoundOdd(double d) {
         float f = (float) d;
         if ((double) f == d || Double.isNaN(d)) {
             return f;

@@ -1,0 +1,153 @@
+package io.jccl.bench;
+
+import io.jccl.CallChoice;
+import io.jccl.Communicator;
+import io.jccl.Config;
+import io.jccl.JcclException;
+import io.jccl.cuda.CudaDriver;
+import io.jccl.engine.cuda.CudaDevice;
+import io.jccl.engine.cuda.CudaStream;
+
+import java.io.PrintStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Locale;
+
+/**
+ * {@code jccl perf --engine cuda}: nccl-tests' sweep on the CUDA engine, {@code -t} ranks sharing
+ * GPU 0 ({@code JCCL_CUDA_DEVICE} picks another), each with its own {@link CudaStream} and device
+ * buffers, all issued from one thread (launches are asynchronous). Each size is timed on the host
+ * clock from the first launch to the end of every stream, as nccl-tests does, and printed next to
+ * a device-to-device {@code cuMemcpyAsync} of the same bytes timed with CUDA events in the same run.
+ */
+final class CudaPerfCommand {
+    private CudaPerfCommand() {
+    }
+
+    static int run(PerfOptions options, PrintStream out, PrintStream err) {
+        if (options.processes() > 1) {
+            err.println("jccl perf --engine cuda: ranks share one GPU in one process; leave out -p");
+            return 2;
+        }
+        if (options.plot() != null || options.json() != null) {
+            err.println("jccl perf --engine cuda: --plot and --json are for the host engine");
+            return 2;
+        }
+        if (!CudaDevice.available()) {
+            err.println("jccl perf --engine cuda: no CUDA GPU (the driver libcuda.so.1, or JCCL_CUDA_LIB, reports none)");
+            return 1;
+        }
+        int ordinal = Integer.parseInt(System.getenv().getOrDefault("JCCL_CUDA_DEVICE", "0"));
+        try {
+            CudaDevice gpu = CudaDevice.open(ordinal);
+            sweep(options, Config.fromEnvironment(), gpu, out);
+            return 0;
+        } catch (JcclException e) {
+            err.println("jccl perf --engine cuda: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static void sweep(PerfOptions o, Config config, CudaDevice gpu, PrintStream out) {
+        int n = o.ranks();
+        Communicator[] comms = Communicator.initAllCuda(n, gpu, config);
+        CudaStream[] streams = new CudaStream[n];
+        try (Arena arena = Arena.ofShared()) {
+            PerfSizes largest = PerfSizes.of(o.collective(), o.type(), n, o.maxBytes());
+            long bufBytes = Math.max(16, o.type().bytes(Math.max(largest.sendCount(), largest.recvCount())));
+            MemorySegment[] send = new MemorySegment[n];
+            MemorySegment[] recv = new MemorySegment[n];
+            for (int r = 0; r < n; r++) {
+                streams[r] = new CudaStream(gpu);
+                send[r] = zeroed(gpu, bufBytes, arena);
+                recv[r] = zeroed(gpu, bufBytes, arena);
+                comms[r].register(send[r]);
+                comms[r].register(recv[r]);
+            }
+            MemorySegment copyFrom = zeroed(gpu, bufBytes, arena);
+            MemorySegment copyTo = zeroed(gpu, bufBytes, arena);
+            out.printf(Locale.ROOT, "# jccl perf --engine cuda: %s on %d ranks sharing GPU %d, %s, op %s%n",
+                    o.collective().cliName(), n, gpu.ordinal(), o.type().name().toLowerCase(Locale.ROOT), o.op());
+            out.printf(Locale.ROOT, "# %12s %12s %10s %9s %11s %11s %11s %11s %11s%n", "size(B)", "count", "algo/proto",
+                    "time(us)", "algbw(GB/s)", "busbw(GB/s)", "memcpy(us)", "memcpy(GB/s)", "busbw/copy");
+            for (long bytes : o.sizes()) {
+                PerfSizes s = PerfSizes.of(o.collective(), o.type(), n, bytes);
+                if (s.count() == 0) {
+                    continue;
+                }
+                CollectiveCall[] calls = new CollectiveCall[n];
+                for (int r = 0; r < n; r++) {
+                    calls[r] = CollectiveCall.of(comms[r], s, o.op(), o.root(), false, send[r], recv[r]);
+                }
+                for (int w = 0; w < o.warmup(); w++) {
+                    issueAll(calls, streams);
+                }
+                syncAll(streams);
+                long t0 = System.nanoTime();
+                for (int i = 0; i < o.iters(); i++) {
+                    issueAll(calls, streams);
+                }
+                syncAll(streams);
+                double micros = (System.nanoTime() - t0) / 1e3 / o.iters();
+                double copyMicros = memcpyMicros(gpu, copyTo, copyFrom, s.bytes(), o.iters(), streams[0]);
+                double algbw = BusBandwidth.gbps(s.bytes(), micros);
+                double busbw = algbw * BusBandwidth.factor(o.collective(), n);
+                double copyBw = BusBandwidth.gbps(s.bytes(), copyMicros);
+                CallChoice c = comms[0].choiceFor(o.collective(), s.count(), o.type());
+                out.printf(Locale.ROOT, "  %12d %12d %10s %9.2f %11.2f %11.2f %11.2f %11.2f %11.2f%n", s.bytes(), s.count(),
+                        c.algorithm() + "/" + c.protocol(), micros, algbw, busbw, copyMicros, copyBw, busbw / copyBw);
+            }
+            for (int r = 0; r < n; r++) {
+                comms[r].deregister(send[r]);
+                comms[r].deregister(recv[r]);
+            }
+        } finally {
+            for (int r = 0; r < n; r++) {
+                comms[r].close();
+                if (streams[r] != null) {
+                    streams[r].close();
+                }
+            }
+        }
+    }
+
+    private static MemorySegment zeroed(CudaDevice gpu, long bytes, Arena arena) {
+        MemorySegment m = gpu.allocate(bytes, arena);
+        CudaDriver.memsetAsync(m.address(), (byte) 0, bytes, MemorySegment.NULL);
+        CudaDriver.synchronize(MemorySegment.NULL);
+        return m;
+    }
+
+    private static void issueAll(CollectiveCall[] calls, CudaStream[] streams) {
+        for (int r = 0; r < calls.length; r++) {
+            calls[r].issue(streams[r]);
+        }
+    }
+
+    private static void syncAll(CudaStream[] streams) {
+        for (CudaStream s : streams) {
+            s.synchronize();
+        }
+    }
+
+    /** Microseconds of one device-to-device copy of {@code bytes}, from CUDA events around {@code iters} copies. */
+    private static double memcpyMicros(CudaDevice gpu, MemorySegment to, MemorySegment from, long bytes, int iters,
+                                       CudaStream s) {
+        gpu.makeCurrent();
+        MemorySegment start = CudaDriver.createEvent(0);
+        MemorySegment end = CudaDriver.createEvent(0);
+        try {
+            CudaDriver.copyAsync(to.address(), from.address(), bytes, s.handle());
+            CudaDriver.record(start, s.handle());
+            for (int i = 0; i < iters; i++) {
+                CudaDriver.copyAsync(to.address(), from.address(), bytes, s.handle());
+            }
+            CudaDriver.record(end, s.handle());
+            CudaDriver.synchronizeEvent(end);
+            return CudaDriver.elapsedMillis(start, end) * 1e3 / iters;
+        } finally {
+            CudaDriver.destroyEvent(start);
+            CudaDriver.destroyEvent(end);
+        }
+    }
+}

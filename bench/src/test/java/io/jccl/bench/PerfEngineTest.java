@@ -1,0 +1,42 @@
+package io.jccl.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jccl.engine.cuda.CudaDevice;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/** {@code jccl perf --engine}: parsing, and the CUDA sweep's refusals where it cannot run. */
+class PerfEngineTest {
+    @Test
+    void engineOptionIsParsedAndStripped() {
+        assertThat(PerfEngine.of(List.of("allreduce", "-t", "8"))).isEqualTo(PerfEngine.HOST);
+        assertThat(PerfEngine.of(List.of("allreduce", "--engine", "cuda", "-t", "8"))).isEqualTo(PerfEngine.CUDA);
+        assertThat(PerfEngine.of(List.of("allreduce", "--engine=host"))).isEqualTo(PerfEngine.HOST);
+        assertThat(PerfEngine.strip(List.of("allreduce", "--engine", "cuda", "-t", "8", "--engine=cuda")))
+                .containsExactly("allreduce", "-t", "8");
+        assertThatThrownBy(() -> PerfEngine.of(List.of("allreduce", "--engine", "tpu")))
+                .isInstanceOf(UsageException.class).hasMessageContaining("'tpu' is not an engine");
+        assertThatThrownBy(() -> PerfEngine.of(List.of("allreduce", "--engine")))
+                .isInstanceOf(UsageException.class).hasMessageContaining("needs a value");
+    }
+
+    @Test
+    void theCudaSweepRefusesWhatItDoesNotDo() {
+        PerfEndToEndTest.Run r = PerfEndToEndTest.run("perf", "allreduce", "--engine", "cuda", "-p", "2");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).contains("leave out -p");
+        assertThat(PerfEndToEndTest.run("perf", "allreduce", "--engine", "gpu").status()).isEqualTo(2);
+        assertThat(PerfEndToEndTest.run("perf", "--help").out()).contains("--engine");
+    }
+
+    @Test
+    void withoutAGpuTheCudaSweepSaysSo() {
+        Assumptions.assumeFalse(CudaDevice.available(), "a GPU is present: the sweep itself runs (docs/gpu.md)");
+        PerfEndToEndTest.Run r = PerfEndToEndTest.run("perf", "allreduce", "--engine", "cuda", "-t", "8", "-e", "1K");
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.err()).contains("no CUDA GPU");
+    }
+}

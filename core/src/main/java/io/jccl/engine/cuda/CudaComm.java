@@ -1,0 +1,379 @@
+package io.jccl.engine.cuda;
+
+import io.jccl.Config;
+import io.jccl.DataType;
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
+import io.jccl.RedOp;
+import io.jccl.algo.Algorithm;
+import io.jccl.algo.P2pPlanner;
+import io.jccl.bindings.cuda.Cuda;
+import io.jccl.cuda.CudaDriver;
+import io.jccl.engine.CollectiveArgs;
+import io.jccl.engine.P2pArgs;
+import io.jccl.kernels.WorkLayout;
+import io.jccl.plan.Collective;
+import io.jccl.plan.P2pOp;
+import io.jccl.plan.Plan;
+import io.jccl.plan.Segment;
+import io.jccl.proto.Protocol;
+import io.jccl.tune.Choice;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One rank on the CUDA engine. A call is planned as on the host engine, packed into a work
+ * descriptor (uploaded once per call shape and buffers, then cached), and launched on the caller's
+ * {@link CudaStream}: one block per lane of the plan. The rank's operations run in issue order
+ * whatever streams carry them (a launch on another stream than the previous one waits for it), so
+ * the FIFOs it shares with its peers stay in step. A send/recv group is one launch. Failures
+ * (timeout, size mismatch, abort) are written by the kernel into pinned host memory and reported
+ * by the stream's {@code synchronize()}; the rank then refuses work.
+ */
+public final class CudaComm {
+    private final CudaDomain domain;
+    private final int rank;
+    private final Config config;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment status;
+    private final long statusDevice;
+    /** Device word the first failing lane of this rank takes before it writes the status. */
+    private final long claim;
+    private final BufferRegistry registry = new BufferRegistry();
+    private final Map<DescKey, Long> descriptors = new HashMap<>();
+    private final long[] scratch = new long[Protocol.values().length];
+    private final long[] scratchBytes = new long[Protocol.values().length];
+    private MemorySegment lastEvent;
+    private CudaStream lastStream;
+    private volatile Throwable failure;
+    private volatile boolean closed;
+
+    private record DescKey(Object shape, Protocol protocol, DataType type, RedOp op, List<Long> in, List<Long> out) {
+    }
+
+    private CudaComm(CudaDomain domain, int rank, Config config) {
+        this.domain = domain;
+        this.rank = rank;
+        this.config = config;
+        domain.device.makeCurrent();
+        MemorySegment host = CudaDriver.hostAlloc(WorkLayout.STATUS.byteSize(),
+                Cuda.CU_MEMHOSTALLOC_DEVICEMAP | Cuda.CU_MEMHOSTALLOC_PORTABLE);
+        this.status = host.reinterpret(WorkLayout.STATUS.byteSize(), arena, s -> {
+            domain.device.makeCurrent();
+            CudaDriver.freeHost(s);
+        });
+        status.fill((byte) 0);
+        this.statusDevice = CudaDriver.hostDevicePointer(host);
+        this.claim = domain.zeroed(16);
+    }
+
+    /**
+     * Ranks of this process sharing one GPU, one per configuration; what decides plans is rank 0's
+     * configuration, as on the host engine.
+     */
+    public static CudaComm[] createAll(List<Config> configs, CudaDevice device) {
+        CudaDomain d = new CudaDomain(configs.size(), configs.getFirst(), device);
+        for (int r = 0; r < configs.size(); r++) {
+            d.join(new CudaComm(d, r, configs.get(r)));
+        }
+        return d.comms.clone();
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return domain.nranks;
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    public CudaDevice device() {
+        return domain.device;
+    }
+
+    /** Throws if this rank cannot take work: closed, failed, or its domain aborted by the host. */
+    public void checkUsable() {
+        if (closed) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator is closed");
+        }
+        Throwable f = failure;
+        if (f != null) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator failed and must be closed: "
+                    + f.getMessage(), f);
+        }
+    }
+
+    /** How this engine runs a call of this shape. */
+    public Choice choiceFor(CollectiveArgs a) {
+        if (a.collective() == Collective.SEND_RECV) {
+            return new Choice(Algorithm.DIRECT, Protocol.SIMPLE, domain.config.minChannels(), Choice.Source.FIXED, Double.NaN);
+        }
+        return CudaPlanner.plan(domain, a, rank).choice();
+    }
+
+    // ---- registration (ncclCommRegister) ----
+
+    /** Checks once that {@code buffer} is device memory of this GPU; later calls on it skip the check. */
+    public void register(MemorySegment buffer) {
+        checkUsable();
+        requireDevice("buffer", buffer.address(), buffer.byteSize(), false);
+        registry.add(buffer.address(), buffer.byteSize());
+    }
+
+    /** Forgets one registration of {@code buffer}. */
+    public void deregister(MemorySegment buffer) {
+        if (!registry.remove(buffer.address(), buffer.byteSize())) {
+            throw JcclException.invalidArgument(rank, "buffer", "was not registered with this communicator");
+        }
+    }
+
+    int registered() {
+        return registry.size();
+    }
+
+    private void requireDevice(String name, long address, long bytes, boolean cached) {
+        if (bytes == 0 || (cached && registry.covers(address, bytes))) {
+            return;
+        }
+        String why = domain.device.whyNotDeviceMemory(address);
+        if (why != null) {
+            throw JcclException.invalidArgument(rank, name, why);
+        }
+    }
+
+    // ---- work ----
+
+    /** Plans the call or group (collectives in order, then the sends and receives as one launch) and launches it on {@code s}. */
+    public void submit(List<CollectiveArgs> collectives, List<P2pArgs> p2p, CudaStream s) {
+        checkUsable();
+        if (s.device() != domain.device) {
+            throw JcclException.invalidArgument(rank, "stream", "belongs to " + s.device() + ", not " + domain.device);
+        }
+        for (CollectiveArgs a : collectives) {
+            if (a.send() != null) {
+                requireDevice("sendbuff", a.send().address(), a.send().byteSize(), true);
+            }
+            if (a.recv() != null) {
+                requireDevice("recvbuff", a.recv().address(), a.recv().byteSize(), true);
+            }
+        }
+        for (P2pArgs a : p2p) {
+            if (a.buffer() != null) {
+                requireDevice(a.send() ? "sendbuff" : "recvbuff", a.buffer().address(), a.bytes(), true);
+            }
+        }
+        domain.claimStream(s, rank);
+        synchronized (this) {
+            domain.device.makeCurrent();
+            List<Op> batch = new ArrayList<>();
+            for (CollectiveArgs a : collectives) {
+                CudaPlanner.Planned planned = CudaPlanner.plan(domain, a, rank);
+                int redop = a.collective().reduces() ? a.op().kind().ordinal() : WorkLayout.OP_NONE;
+                Op op = new Op(planned.plan(), planned.plan(), planned.choice().protocol(), a.type(), a.op(), redop,
+                        new long[] {address(a.send())}, new long[] {address(a.recv())});
+                if (op.plan().tiles(rank) == 0) {
+                    continue;
+                }
+                if (!batch.isEmpty() && !joins(batch, op)) {
+                    launch(batch, s);
+                    batch.clear();
+                }
+                batch.add(op);
+            }
+            if (!batch.isEmpty()) {
+                launch(batch, s);
+            }
+            if (!p2p.isEmpty()) {
+                Op op = p2pOp(p2p);
+                if (op.plan().tiles(rank) > 0) {
+                    launch(List.of(op), s);
+                }
+            }
+        }
+    }
+
+    /** One operation of a launch: its plan (and what identifies its descriptor), kernel and buffers. */
+    private record Op(Plan plan, Object shape, Protocol protocol, DataType type, RedOp op, int redop, long[] in,
+                      long[] out) {
+    }
+
+    /**
+     * Whether {@code op} may share the launch of {@code batch} (a group's operations run in one
+     * launch, as NCCL aggregates them): the same kernel, room in the batch, and every connection
+     * used by the same lane in all of them, because a block goes on to its next operation while
+     * other blocks are still in the previous one, and a FIFO must keep one producer and one consumer.
+     */
+    private boolean joins(List<Op> batch, Op op) {
+        Op first = batch.getFirst();
+        if (batch.size() >= WorkLayout.MAX_BATCH || first.protocol() != op.protocol() || first.type() != op.type()) {
+            return false;
+        }
+        List<Map<io.jccl.plan.Connection, Integer>> all = new ArrayList<>();
+        for (Op b : batch) {
+            all.add(domain.lanesOf(b.plan()));
+        }
+        all.add(domain.lanesOf(op.plan()));
+        return lanesAgree(all);
+    }
+
+    /** Whether every connection that several of these plans use is used by the same lane in each. */
+    static boolean lanesAgree(List<Map<io.jccl.plan.Connection, Integer>> plans) {
+        Map<io.jccl.plan.Connection, Integer> seen = new HashMap<>();
+        for (Map<io.jccl.plan.Connection, Integer> m : plans) {
+            for (Map.Entry<io.jccl.plan.Connection, Integer> e : m.entrySet()) {
+                Integer other = seen.putIfAbsent(e.getKey(), e.getValue());
+                if (other != null && !other.equals(e.getValue())) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static long address(MemorySegment m) {
+        return m == null ? 0 : m.address();
+    }
+
+    private Op p2pOp(List<P2pArgs> p2p) {
+        List<P2pOp> ops = new ArrayList<>(p2p.size());
+        long[] in = new long[p2p.size()];
+        long[] out = new long[p2p.size()];
+        for (int i = 0; i < p2p.size(); i++) {
+            P2pArgs a = p2p.get(i);
+            ops.add(new P2pOp(a.send(), a.peer(), a.bytes()));
+            (a.send() ? in : out)[i] = address(a.buffer());
+        }
+        int lanes = domain.config.minChannels();
+        List<Segment> mine;
+        try {
+            mine = P2pPlanner.planRank(domain.nranks, rank, ops, domain.slotBytes(Protocol.SIMPLE), lanes);
+        } catch (IllegalArgumentException e) {
+            throw new JcclException(ErrorCode.INVALID_ARGUMENT, rank, "send/recv group: " + e.getMessage());
+        }
+        List<List<Segment>> perRank = new ArrayList<>(domain.nranks);
+        for (int r = 0; r < domain.nranks; r++) {
+            perRank.add(r == rank ? mine : List.of());
+        }
+        Plan plan = Plan.perRank(Algorithm.DIRECT.id(), Collective.SEND_RECV, domain.nranks, lanes, perRank);
+        return new Op(plan, List.copyOf(ops), Protocol.SIMPLE, DataType.UINT8, null, WorkLayout.OP_NONE, in, out);
+    }
+
+    /** One kernel launch running {@code batch} in order: a block per lane of the widest plan. */
+    private void launch(List<Op> batch, CudaStream s) {
+        Op first = batch.getFirst();
+        MemorySegment f = domain.function(CudaTuning.kernelProtocol(first.protocol()), first.type().ordinal());
+        if (lastStream != null && lastStream != s) {
+            CudaDriver.waitEvent(s.handle(), lastEvent);
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment arg = a.allocate(WorkLayout.BATCH);
+            int blocks = 0;
+            for (int i = 0; i < batch.size(); i++) {
+                Op op = batch.get(i);
+                long desc = descriptor(op.plan(), op.shape(), op.protocol(), op.type(), op.op(), op.redop(), op.in(), op.out());
+                arg.setAtIndex(ValueLayout.JAVA_LONG, i, desc);
+                blocks = Math.max(blocks, op.plan().lanes());
+            }
+            arg.set(ValueLayout.JAVA_INT, WorkLayout.offset(WorkLayout.BATCH, "count"), batch.size());
+            MemorySegment params = a.allocate(ValueLayout.ADDRESS, 1);
+            params.setAtIndex(ValueLayout.ADDRESS, 0, arg);
+            CudaDriver.launch(f, blocks, CudaTuning.threads(first.protocol()), 0, s.handle(), params);
+        }
+        if (lastEvent == null) {
+            lastEvent = CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING);
+        }
+        CudaDriver.record(lastEvent, s.handle());
+        lastStream = s;
+        s.launchedBy(this);
+    }
+
+    /** The device address of the call's descriptor: packed and uploaded the first time, then reused. */
+    private long descriptor(Plan plan, Object shape, Protocol p, DataType type, RedOp op, int redop, long[] in, long[] out) {
+        DescKey key = new DescKey(shape, p, type, op, Arrays.stream(in).boxed().toList(), Arrays.stream(out).boxed().toList());
+        Long known = descriptors.get(key);
+        if (known != null) {
+            return known;
+        }
+        long perLane = 0;
+        if (p != Protocol.SIMPLE) {
+            perLane = (WorkLayout.MAX_LINKS + 1) * ((p.maxMessageBytes(domain.config.buffSize(p)) + 15) & ~15L);
+            long need = perLane * plan.lanes();
+            int i = p.ordinal();
+            if (scratchBytes[i] < need) {
+                // The old scratch may still be in use by a launch in flight: it stays until close.
+                scratch[i] = domain.allocate(need);
+                scratchBytes[i] = need;
+            }
+        }
+        WorkPacker.Launch l = new WorkPacker.Launch(CudaTuning.kernelProtocol(p), type.size(), redop,
+                DeviceScalars.bits(type, op), domain.nranks, rank, in, out, domain.slotBytes(p),
+                scratch[p.ordinal()], perLane, statusDevice, claim, domain.abortFlag, config.timeout().toNanos());
+        WorkPacker.Fifos fifos = c -> c.sending() ? domain.fifo(p, c.channel(), rank, c.peer())
+                : domain.fifo(p, c.channel(), c.peer(), rank);
+        try (Arena a = Arena.ofConfined()) {
+            long bytes = WorkPacker.pack(plan, rank, l, fifos, 0, a).bytes().byteSize();
+            long base = domain.allocate(bytes);
+            WorkPacker.Packed packed = WorkPacker.pack(plan, rank, l, fifos, base, a);
+            domain.upload(base, packed.bytes(), bytes);
+            descriptors.put(key, base);
+            return base;
+        }
+    }
+
+    // ---- failures ----
+
+    /** Reads what the kernels of this rank reported since the last check; throws the first failure. */
+    synchronized void checkStatus() {
+        if (!closed) {
+            readStatus();
+        }
+        if (failure instanceof JcclException e) {
+            // A fresh exception for this caller's stack, with the first failure's words.
+            String prefix = "rank " + rank + ": " + e.code().name().toLowerCase(java.util.Locale.ROOT) + ": ";
+            String m = e.getMessage();
+            throw new JcclException(e.code(), rank, m.startsWith(prefix) ? m.substring(prefix.length()) : m, e);
+        }
+    }
+
+    /** Takes the kernels' report (pinned host memory they write) into {@code failure}, the first one kept. */
+    private void readStatus() {
+        int code = status.get(ValueLayout.JAVA_INT, WorkLayout.offset(WorkLayout.STATUS, "code"));
+        if (code != WorkLayout.STATUS_OK && failure == null) {
+            failure = StatusReport.exception(rank, status, config.timeout());
+        }
+    }
+
+    /** Makes every kernel of this domain stop waiting, and every rank refuse work. */
+    public void abort() {
+        domain.abort();
+        failure = new JcclException(ErrorCode.INVALID_USAGE, rank, "rank " + rank + " called abort");
+    }
+
+    /** Frees this rank's memory; the last rank of the domain frees the FIFOs. Idempotent. */
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        domain.device.makeCurrent();
+        if (lastEvent != null) {
+            CudaDriver.synchronizeEvent(lastEvent);
+            CudaDriver.destroyEvent(lastEvent);
+        }
+        // The status memory goes with the arena: what it says stays for a later synchronize().
+        readStatus();
+        arena.close();
+        domain.leave();
+    }
+}

@@ -1,0 +1,150 @@
+package io.jccl.engine.cuda;
+
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
+import io.jccl.bindings.cuda.Cuda;
+import io.jccl.cuda.CudaDriver;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One GPU as jccl uses it: its primary context, and device memory as {@link MemorySegment}s whose
+ * address is the device pointer, freed when their {@link Arena} closes. Such a segment must never
+ * be read or written on the host (its address is not host memory); pass it to the CUDA engine's
+ * collectives and copy with {@link #copyToDevice}/{@link #copyToHost}.
+ *
+ * <pre>{@code
+ * CudaDevice gpu = CudaDevice.open(0);
+ * try (Arena arena = Arena.ofShared()) {
+ *     MemorySegment buf = gpu.allocate(1024 * 4, arena);   // 1024 floats on the GPU
+ *     gpu.copyToDevice(buf, MemorySegment.ofArray(new float[1024]));
+ * }                                                      // cuMemFree here
+ * }</pre>
+ */
+public final class CudaDevice {
+    private final int ordinal;
+    private final MemorySegment context;
+
+    private CudaDevice(int ordinal, MemorySegment context) {
+        this.ordinal = ordinal;
+        this.context = context;
+    }
+
+    /** Whether a CUDA driver with at least one GPU is there (false with the stub library or no driver). */
+    public static boolean available() {
+        try {
+            if (!CudaDriver.available()) {
+                return false;
+            }
+            CudaDriver.init();
+            return CudaDriver.deviceCount() > 0;
+        } catch (JcclException | io.jccl.bindings.NativeLibraryException e) {
+            return false;
+        }
+    }
+
+    /** GPU {@code ordinal}: initialises the driver and retains the device's primary context. */
+    public static CudaDevice open(int ordinal) {
+        CudaDriver.init();
+        int count = CudaDriver.deviceCount();
+        if (ordinal < 0 || ordinal >= count) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "device", "is " + ordinal + " but there are "
+                    + count + " GPUs");
+        }
+        int dev = CudaDriver.device(ordinal);
+        MemorySegment ctx = CudaDriver.retainPrimaryContext(dev);
+        CudaDriver.setCurrent(ctx);
+        return new CudaDevice(ordinal, ctx);
+    }
+
+    public int ordinal() {
+        return ordinal;
+    }
+
+    /** Makes this device's context the calling thread's (every driver call of jccl does this first). */
+    public void makeCurrent() {
+        CudaDriver.setCurrent(context);
+    }
+
+    /** {@code bytes} of device memory (256-byte aligned), freed by {@code arena}. */
+    @SuppressWarnings("restricted") // a device address: never dereferenced on the host
+    public MemorySegment allocate(long bytes, Arena arena) {
+        if (bytes < 1) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "bytes", "must be positive, was " + bytes);
+        }
+        makeCurrent();
+        long ptr = CudaDriver.memAlloc(bytes);
+        return MemorySegment.ofAddress(ptr).reinterpret(bytes, arena, s -> {
+            makeCurrent();
+            CudaDriver.memFree(ptr);
+        });
+    }
+
+    /** Copies all of {@code host} to the start of {@code device} (synchronous). */
+    public void copyToDevice(MemorySegment device, MemorySegment host) {
+        checkFits(device, host.byteSize());
+        makeCurrent();
+        if (host.isNative()) {
+            CudaDriver.copyToDevice(device.address(), host, host.byteSize());
+        } else {
+            try (Arena a = Arena.ofConfined()) {
+                CudaDriver.copyToDevice(device.address(), a.allocate(host.byteSize(), 16).copyFrom(host), host.byteSize());
+            }
+        }
+    }
+
+    /** Copies the start of {@code device} into all of {@code host} (synchronous). */
+    public void copyToHost(MemorySegment host, MemorySegment device) {
+        checkFits(device, host.byteSize());
+        makeCurrent();
+        if (host.isNative()) {
+            CudaDriver.copyToHost(host, device.address(), host.byteSize());
+        } else {
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment staging = a.allocate(host.byteSize(), 16);
+                CudaDriver.copyToHost(staging, device.address(), host.byteSize());
+                host.copyFrom(staging);
+            }
+        }
+    }
+
+    private static void checkFits(MemorySegment device, long bytes) {
+        if (device.byteSize() < bytes) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "device", "holds " + device.byteSize()
+                    + " bytes, fewer than " + bytes);
+        }
+    }
+
+    /**
+     * Whether {@code address} is device memory of this GPU (cuPointerGetAttribute), or why not.
+     * Returns null when it is.
+     */
+    String whyNotDeviceMemory(long address) {
+        makeCurrent();
+        int type;
+        try {
+            type = CudaDriver.memoryType(address);
+        } catch (JcclException e) {
+            return "is not memory the CUDA driver knows (" + e.getMessage() + "); allocate it with CudaDevice.allocate";
+        }
+        if (type != Cuda.CU_MEMORYTYPE_DEVICE) {
+            return "is " + (type == Cuda.CU_MEMORYTYPE_HOST ? "pinned host" : "kind " + type)
+                    + " memory, not device memory; allocate it with CudaDevice.allocate";
+        }
+        int dev = CudaDriver.pointerDevice(address);
+        if (dev != ordinal) {
+            return "is memory of GPU " + dev + ", not of GPU " + ordinal + " where this communicator runs";
+        }
+        return null;
+    }
+
+    static JcclException unusable(int rank, String what) {
+        return new JcclException(ErrorCode.INVALID_USAGE, rank, what);
+    }
+
+    @Override
+    public String toString() {
+        return "CudaDevice[" + ordinal + "]";
+    }
+}

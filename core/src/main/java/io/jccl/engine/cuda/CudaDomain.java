@@ -1,0 +1,173 @@
+package io.jccl.engine.cuda;
+
+import io.jccl.Config;
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
+import io.jccl.cuda.CudaDriver;
+import io.jccl.kernels.Kernels;
+import io.jccl.kernels.WorkLayout;
+import io.jccl.proto.Protocol;
+import io.jccl.tune.Tuner;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The ranks of one process on one GPU: the module loaded from the PTX resource, the FIFOs between
+ * the ranks (in device memory: the receiver's FIFO is where the sender writes, and every rank here
+ * can reach it, which is p2p on one GPU), the abort word every kernel of the domain polls, the
+ * tuner and the plans. Rank 0's configuration decides plans, as on the host engine.
+ */
+final class CudaDomain {
+    final int nranks;
+    final Config config;
+    final Tuner tuner;
+    final CudaDevice device;
+    final Map<CudaPlanner.CallKey, CudaPlanner.Planned> plans = new ConcurrentHashMap<>();
+    /** Which lane uses each connection in a plan (plans are cached per shape, so this is bounded too). */
+    private final Map<io.jccl.plan.Plan, Map<io.jccl.plan.Connection, Integer>> lanes = new ConcurrentHashMap<>();
+    private final Arena arena = Arena.ofShared();
+    private final Map<String, MemorySegment> functions = new HashMap<>();
+    private final Map<FifoKey, Long> fifos = new HashMap<>();
+    /** Which rank launched on a stream: two ranks on one stream would wait for each other forever. */
+    private final Map<Long, Integer> streamOwners = new ConcurrentHashMap<>();
+    private MemorySegment module;
+    /**
+     * The engine's own work (zeroing FIFOs, uploading descriptors, raising the abort word) goes on
+     * this non-blocking stream: the legacy default stream would wait for the kernels of ranks on
+     * blocking streams, which may be waiting for exactly this work.
+     */
+    private final MemorySegment setup;
+    final long abortFlag;
+    final CudaComm[] comms;
+    private int open;
+
+    record FifoKey(Protocol protocol, int channel, int from, int to) {
+    }
+
+    CudaDomain(int nranks, Config config, CudaDevice device) {
+        this.nranks = nranks;
+        this.config = config;
+        this.device = device;
+        this.tuner = Tuner.create(config, nranks, 1);
+        this.comms = new CudaComm[nranks];
+        device.makeCurrent();
+        this.setup = CudaDriver.createStream(io.jccl.bindings.cuda.Cuda.CU_STREAM_NON_BLOCKING);
+        this.abortFlag = zeroed(64);
+    }
+
+    /** Device memory that lives as long as the domain, zeroed before any kernel sees it. */
+    long zeroed(long bytes) {
+        MemorySegment m = device.allocate(bytes, arena);
+        synchronized (setup) {
+            CudaDriver.memsetAsync(m.address(), (byte) 0, bytes, setup);
+            CudaDriver.synchronize(setup);
+        }
+        return m.address();
+    }
+
+    /** The kernel for a protocol and data type, the module loaded on first use. */
+    synchronized MemorySegment function(int protocol, int type) {
+        String name = Kernels.entry(protocol, type);
+        MemorySegment f = functions.get(name);
+        if (f == null) {
+            device.makeCurrent();
+            if (module == null) {
+                module = CudaDriver.loadModule(arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, Kernels.ptx()));
+            }
+            f = CudaDriver.function(module, name);
+            functions.put(name, f);
+        }
+        return f;
+    }
+
+    /** Device address of the FIFO from {@code from} to {@code to} on a channel in a protocol (made on first use). */
+    synchronized long fifo(Protocol p, int channel, int from, int to) {
+        return fifos.computeIfAbsent(new FifoKey(p, channel, from, to),
+                k -> zeroed(WorkLayout.FIFO_SLOTS + WorkLayout.STEPS * slotBytes(p)));
+    }
+
+    /** The lane of every connection a plan's ranks send or receive on. */
+    Map<io.jccl.plan.Connection, Integer> lanesOf(io.jccl.plan.Plan plan) {
+        return lanes.computeIfAbsent(plan, CudaDomain::connectionLanes);
+    }
+
+    static Map<io.jccl.plan.Connection, Integer> connectionLanes(io.jccl.plan.Plan plan) {
+        Map<io.jccl.plan.Connection, Integer> m = new HashMap<>();
+        for (int r = 0; r < plan.nranks(); r++) {
+            for (io.jccl.plan.Segment seg : plan.segments(r)) {
+                for (int l = 0; l < plan.lanes(); l++) {
+                    for (io.jccl.plan.Step st : seg.schedule().stepArray(r, l)) {
+                        for (io.jccl.plan.Link to : st.send()) {
+                            m.put(new io.jccl.plan.Connection(to.channel(), r, to.peer()), l);
+                        }
+                        for (io.jccl.plan.Link from : st.recv()) {
+                            m.put(new io.jccl.plan.Connection(from.channel(), from.peer(), r), l);
+                        }
+                    }
+                }
+            }
+        }
+        return Map.copyOf(m);
+    }
+
+    long slotBytes(Protocol p) {
+        return p.slotBytes(config.buffSize(p));
+    }
+
+    /** Device memory of the domain's lifetime (a rank's scratch, a descriptor). */
+    long allocate(long bytes) {
+        return device.allocate(bytes, arena).address();
+    }
+
+    void claimStream(CudaStream s, int rank) {
+        Integer owner = streamOwners.putIfAbsent(s.handle().address(), rank);
+        if (owner != null && owner != rank) {
+            throw JcclException.invalidArgument(rank, "stream", "is used by rank " + owner + " of this communicator;"
+                    + " ranks sharing a GPU run concurrently and need a stream each");
+        }
+    }
+
+    /** Copies host bytes to device memory, done when this returns. */
+    void upload(long device, MemorySegment host, long bytes) {
+        this.device.makeCurrent();
+        synchronized (setup) {
+            CudaDriver.copyAsync(device, host.address(), bytes, setup);
+            CudaDriver.synchronize(setup);
+        }
+    }
+
+    /** Makes every kernel of the domain stop waiting (they report ABORTED). */
+    void abort() {
+        device.makeCurrent();
+        synchronized (setup) {
+            CudaDriver.memsetAsync(abortFlag, (byte) 1, 1, setup);
+            CudaDriver.synchronize(setup);
+        }
+    }
+
+    synchronized void join(CudaComm c) {
+        comms[c.rank()] = c;
+        open++;
+    }
+
+    /** The last rank to leave frees the FIFOs and unloads the module. */
+    synchronized void leave() {
+        if (--open > 0) {
+            return;
+        }
+        device.makeCurrent();
+        if (module != null) {
+            CudaDriver.unloadModule(module);
+        }
+        CudaDriver.destroyStream(setup);
+        arena.close();
+    }
+
+    static JcclException internal(int rank, String what) {
+        return new JcclException(ErrorCode.INTERNAL_ERROR, rank, what);
+    }
+}

@@ -1,0 +1,55 @@
+package io.jccl.engine.cuda;
+
+import io.jccl.Config;
+import io.jccl.algo.Algorithm;
+import io.jccl.algo.Algorithms;
+import io.jccl.engine.CollectiveArgs;
+import io.jccl.plan.Call;
+import io.jccl.plan.Collective;
+import io.jccl.plan.Plan;
+import io.jccl.proto.Protocol;
+import io.jccl.topo.Channels;
+import io.jccl.tune.CallSize;
+import io.jccl.tune.Choice;
+import io.jccl.tune.Tuner;
+
+/**
+ * The plan of a collective on the CUDA engine, made exactly as the host engine makes it
+ * (io.jccl.engine.host.HostPlanner): the domain's tuner chooses algorithm, protocol and channels,
+ * the protocol's slot bounds the message, tree all-reduce in Simple halves it. The same plan on both
+ * engines is what makes their results bitwise equal.
+ */
+final class CudaPlanner {
+    record Planned(Plan plan, Choice choice) {
+    }
+
+    record CallKey(Collective collective, long count, int elementSize, int root) {
+    }
+
+    private CudaPlanner() {
+    }
+
+    static Planned plan(CudaDomain d, CollectiveArgs a, int rank) {
+        CallKey key = key(a);
+        return d.plans.computeIfAbsent(key, k -> make(d.tuner, d.config, d.nranks, k, rank));
+    }
+
+    static CallKey key(CollectiveArgs a) {
+        return new CallKey(a.collective(), a.count(), a.type().size(), a.collective().rooted() ? a.root() : 0);
+    }
+
+    /** The plan of a call shape among {@code n} ranks, from the tuner and configuration every rank shares. */
+    static Planned make(Tuner tuner, Config config, int n, CallKey k, int rank) {
+        Choice c = tuner.choose(k.collective(), k.count(), k.elementSize(), rank);
+        Protocol p = c.protocol();
+        long message = p.maxMessageBytes(config.buffSize(p));
+        long bytes = CallSize.bytes(k.collective(), k.count(), k.elementSize(), n);
+        if (p == Protocol.SIMPLE && (c.algorithm() == Algorithm.TREE || c.algorithm() == Algorithm.SPLIT_TREE)) {
+            message = tuner.treeChunkBytes(message, bytes, c.channels());
+        }
+        long maxMessage = Math.max(1, message / k.elementSize());
+        Plan plan = Algorithms.plan(new Call(k.collective(), n, k.count(), k.root()), c.algorithm(),
+                Channels.flat(n, c.channels()), maxMessage);
+        return new Planned(plan, c);
+    }
+}

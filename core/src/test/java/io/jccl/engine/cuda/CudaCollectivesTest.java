@@ -1,0 +1,408 @@
+package io.jccl.engine.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jccl.Communicator;
+import io.jccl.Config;
+import io.jccl.DataType;
+import io.jccl.ErrorCode;
+import io.jccl.Group;
+import io.jccl.HostStream;
+import io.jccl.JcclException;
+import io.jccl.RedOp;
+import io.jccl.Stream;
+import io.jccl.engine.host.FloatFormats;
+import io.jccl.plan.Collective;
+import io.jccl.proto.Protocol;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The CUDA engine on a GPU: 2, 4 and 8 ranks sharing GPU 0, every protocol, ring and tree, a seeded
+ * sample of collectives, data types, reductions, counts and in-place forms; every rank's output
+ * must be bitwise the host engine's for the same configuration (so the same plan) and inputs.
+ * Tagged gpu: {@code mvn -B verify -Pgpu -pl kernels-ptx,core -am} runs it in a JVM of its own
+ * (surefire execution gpu), away from the tests that load the stub libcuda. Without a GPU (or with
+ * only the stub library) it is skipped with the reason printed.
+ */
+@Tag("gpu")
+class CudaCollectivesTest {
+    private static final long SEED = Long.getLong("jccl.test.seed", 20261122L);
+    private static CudaDevice gpu;
+    private static final Map<String, Communicator[]> HOST = new HashMap<>();
+    private static final Map<String, Communicator[]> CUDA = new HashMap<>();
+    private static final Map<Integer, HostStream[]> HOST_STREAMS = new HashMap<>();
+    private static final Map<Integer, CudaStream[]> CUDA_STREAMS = new HashMap<>();
+
+    @BeforeAll
+    static void needsAGpu() {
+        if (!CudaDevice.available()) {
+            String why = "no CUDA GPU: the driver (JCCL_CUDA_LIB, else libcuda.so.1) is missing, is the stub, or"
+                    + " reports no device" + (System.getProperty("jccl.cuda.lib") == null ? ""
+                    : "; this JVM loaded " + System.getProperty("jccl.cuda.lib") + " (run with -Pgpu, no -Dtest)");
+            System.err.println("[jccl] SKIPPED: " + why);
+            Assumptions.abort(why);
+        }
+        useDevice(CudaDevice.open(0));
+        System.err.println("CudaCollectivesTest seed " + SEED);
+    }
+
+    /** The device these tests run on (FakeDriverEngineTest runs them on the fake driver's). */
+    static void useDevice(CudaDevice device) {
+        gpu = device;
+    }
+
+    @AfterAll
+    static void closeAll() {
+        for (Communicator[] cs : HOST.values()) {
+            for (Communicator c : cs) {
+                c.close();
+            }
+        }
+        for (Communicator[] cs : CUDA.values()) {
+            for (Communicator c : cs) {
+                c.close();
+            }
+        }
+        HOST_STREAMS.values().forEach(ss -> java.util.Arrays.stream(ss).forEach(HostStream::close));
+        CUDA_STREAMS.values().forEach(ss -> java.util.Arrays.stream(ss).forEach(CudaStream::close));
+        HOST.clear();
+        CUDA.clear();
+        HOST_STREAMS.clear();
+        CUDA_STREAMS.clear();
+    }
+
+    record Case(int n, String algorithm, Protocol protocol, Collective collective, DataType type, RedOp op, long count,
+                boolean inPlace, int root) {
+        @Override
+        public String toString() {
+            return n + " ranks " + collective.cliName() + " " + algorithm + "/" + protocol.id() + " " + type + " " + op
+                    + " x" + count + (inPlace ? " in place" : "") + (collective.rooted() ? " root " + root : "");
+        }
+    }
+
+    static List<Case> cases() {
+        Random rnd = new Random(SEED);
+        List<Case> all = new ArrayList<>();
+        Collective[] colls = {Collective.ALL_REDUCE, Collective.BROADCAST, Collective.REDUCE, Collective.ALL_GATHER,
+                Collective.REDUCE_SCATTER, Collective.ALL_TO_ALL, Collective.GATHER, Collective.SCATTER};
+        long[] counts = {1, 7, 1000, 100_003, 1_048_579};
+        int per = Boolean.getBoolean("jccl.test.full") ? 24 : 6;
+        for (int n : new int[] {2, 4, 8}) {
+            for (Protocol p : Protocol.values()) {
+                for (String algorithm : new String[] {"ring", "tree"}) {
+                    for (int i = 0; i < per; i++) {
+                        Collective c = algorithm.equals("tree") ? Collective.ALL_REDUCE : colls[(i + n) % colls.length];
+                        DataType t = DataType.values()[rnd.nextInt(DataType.values().length)];
+                        RedOp op = c.reduces() ? op(i, t) : null;
+                        long count = counts[rnd.nextInt(counts.length)];
+                        boolean inPlace = (c == Collective.ALL_REDUCE || c == Collective.BROADCAST || c == Collective.REDUCE)
+                                && rnd.nextBoolean();
+                        all.add(new Case(n, algorithm, p, c, t, op, count, inPlace, rnd.nextInt(n)));
+                    }
+                }
+            }
+        }
+        return all;
+    }
+
+    private static RedOp op(int i, DataType t) {
+        return switch (i % 6) {
+            case 0 -> RedOp.SUM;
+            case 1 -> RedOp.PROD;
+            case 2 -> RedOp.MIN;
+            case 3 -> RedOp.MAX;
+            case 4 -> RedOp.AVG;
+            default -> RedOp.preMulSum(t.isFloatingPoint() ? 0.3 : 3);
+        };
+    }
+
+    private static Config config(Case k) {
+        Config c = Config.defaults().withProtocols(k.protocol().id()).withChannels(2, 2);
+        return k.collective() == Collective.ALL_REDUCE ? c.withAlgorithms(k.algorithm()) : c;
+    }
+
+    private static String key(Case k) {
+        return k.n() + "/" + (k.collective() == Collective.ALL_REDUCE ? k.algorithm() : "-") + "/" + k.protocol();
+    }
+
+    /** Random values of the type, never NaN (NaN payloads are the one documented difference). */
+    static void fill(DataType t, MemorySegment s, long count, Random rnd) {
+        for (long i = 0; i < count; i++) {
+            float f = (float) ((rnd.nextDouble() - 0.5) * 8);
+            switch (t) {
+                case INT8, UINT8 -> s.set(ValueLayout.JAVA_BYTE, i, (byte) rnd.nextInt());
+                case INT32, UINT32 -> s.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i, rnd.nextInt());
+                case INT64, UINT64 -> s.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, i, rnd.nextLong());
+                case FLOAT16 -> s.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i, Float.floatToFloat16(f));
+                case BFLOAT16 -> s.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i, FloatFormats.floatToBfloat16(f));
+                case FLOAT32 -> s.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i, f);
+                case FLOAT64 -> s.setAtIndex(ValueLayout.JAVA_DOUBLE_UNALIGNED, i, (rnd.nextDouble() - 0.5) * 8);
+                case FLOAT8_E4M3 -> s.set(ValueLayout.JAVA_BYTE, i, FloatFormats.floatToE4m3(f));
+                case FLOAT8_E5M2 -> s.set(ValueLayout.JAVA_BYTE, i, FloatFormats.floatToE5m2(f));
+            }
+        }
+    }
+
+    /** Runs a collective on every rank and returns each rank's receive buffer. */
+    private static byte[][] run(Case k, boolean onGpu, byte[][] inputs, byte[] recvInit) {
+        int n = k.n();
+        Communicator[] comms = onGpu ? CUDA.computeIfAbsent(key(k), x -> Communicator.initAllCuda(n, gpu, config(k)))
+                : HOST.computeIfAbsent(key(k), x -> Communicator.initAll(n, config(k)));
+        Stream[] streams = onGpu ? CUDA_STREAMS.computeIfAbsent(n, x -> {
+            CudaStream[] s = new CudaStream[n];
+            for (int r = 0; r < n; r++) {
+                s[r] = new CudaStream(gpu);
+            }
+            return s;
+        }) : HOST_STREAMS.computeIfAbsent(n, x -> {
+            HostStream[] s = new HostStream[n];
+            for (int r = 0; r < n; r++) {
+                s[r] = new HostStream();
+            }
+            return s;
+        });
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] send = new MemorySegment[n];
+            MemorySegment[] recv = new MemorySegment[n];
+            for (int r = 0; r < n; r++) {
+                recv[r] = buffer(onGpu, arena, recvInit);
+                send[r] = k.inPlace() ? recv[r] : buffer(onGpu, arena, inputs[r]);
+                if (k.inPlace()) {
+                    write(onGpu, recv[r], inputs[r]);
+                }
+            }
+            long count = k.count();
+            Group.start();
+            try {
+                for (int r = 0; r < n; r++) {
+                    Communicator c = comms[r];
+                    switch (k.collective()) {
+                        case ALL_REDUCE -> c.allReduce(send[r], recv[r], count, k.type(), k.op(), streams[r]);
+                        case BROADCAST -> c.broadcast(send[r], recv[r], count, k.type(), k.root(), streams[r]);
+                        case REDUCE -> c.reduce(send[r], recv[r], count, k.type(), k.op(), k.root(), streams[r]);
+                        case ALL_GATHER -> c.allGather(send[r], recv[r], count, k.type(), streams[r]);
+                        case REDUCE_SCATTER -> c.reduceScatter(send[r], recv[r], count, k.type(), k.op(), streams[r]);
+                        case ALL_TO_ALL -> c.allToAll(send[r], recv[r], count, k.type(), streams[r]);
+                        case GATHER -> c.gather(send[r], recv[r], count, k.type(), k.root(), streams[r]);
+                        case SCATTER -> c.scatter(send[r], recv[r], count, k.type(), k.root(), streams[r]);
+                        default -> throw new AssertionError(k.collective());
+                    }
+                }
+            } finally {
+                Group.end();
+            }
+            for (Stream s : streams) {
+                s.synchronize();
+            }
+            byte[][] out = new byte[n][];
+            for (int r = 0; r < n; r++) {
+                out[r] = read(onGpu, recv[r], recvInit.length);
+            }
+            return out;
+        }
+    }
+
+    private static MemorySegment buffer(boolean onGpu, Arena arena, byte[] init) {
+        MemorySegment m = onGpu ? gpu.allocate(Math.max(16, init.length), arena) : arena.allocate(Math.max(16, init.length), 16);
+        write(onGpu, m, init);
+        return m;
+    }
+
+    private static void write(boolean onGpu, MemorySegment m, byte[] data) {
+        if (onGpu) {
+            gpu.copyToDevice(m, MemorySegment.ofArray(data));
+        } else {
+            m.asSlice(0, data.length).copyFrom(MemorySegment.ofArray(data));
+        }
+    }
+
+    private static byte[] read(boolean onGpu, MemorySegment m, int bytes) {
+        byte[] b = new byte[bytes];
+        if (onGpu) {
+            gpu.copyToHost(MemorySegment.ofArray(b), m);
+        } else {
+            MemorySegment.ofArray(b).copyFrom(m.asSlice(0, bytes));
+        }
+        return b;
+    }
+
+    @ParameterizedTest
+    @MethodSource("cases")
+    void everyRanksOutputIsTheHostEnginesBitwise(Case k) {
+        compare(k);
+    }
+
+    /** Runs {@code k} on both engines with the same inputs and compares every rank's receive buffer. */
+    static void compare(Case k) {
+        int n = k.n();
+        Random rnd = new Random(SEED ^ k.toString().hashCode());
+        long inCount = Math.max(k.collective().inputCount(k.count(), n, k.root(), k.root()), k.count());
+        long outCount = Math.max(k.collective().outputCount(k.count(), n, k.root(), k.root()), k.count());
+        long elems = Math.max(inCount, outCount);
+        byte[][] inputs = new byte[n][];
+        for (int r = 0; r < n; r++) {
+            MemorySegment s = MemorySegment.ofArray(new byte[(int) k.type().bytes(elems)]);
+            fill(k.type(), s, elems, rnd);
+            inputs[r] = s.toArray(ValueLayout.JAVA_BYTE);
+        }
+        byte[] recvInit = new byte[(int) k.type().bytes(elems)];
+        java.util.Arrays.fill(recvInit, (byte) 0x5A);
+        byte[][] host = run(k, false, inputs, recvInit);
+        byte[][] device = run(k, true, inputs, recvInit);
+        for (int r = 0; r < n; r++) {
+            assertThat(device[r]).as(k + ": rank " + r).isEqualTo(host[r]);
+        }
+    }
+
+    @Test
+    void sendRecvRingInOneGroupMovesEveryRanksBytes() {
+        int n = 4;
+        Communicator[] comms = Communicator.initAllCuda(n, gpu, Config.defaults());
+        CudaStream[] s = new CudaStream[n];
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] out = new MemorySegment[n];
+            MemorySegment[] in = new MemorySegment[n];
+            int bytes = 3 << 20;
+            for (int r = 0; r < n; r++) {
+                s[r] = new CudaStream(gpu);
+                byte[] data = new byte[bytes];
+                new Random(r).nextBytes(data);
+                out[r] = buffer(true, arena, data);
+                in[r] = buffer(true, arena, new byte[bytes]);
+                comms[r].register(out[r]);
+            }
+            Group.start();
+            for (int r = 0; r < n; r++) {
+                comms[r].send(out[r], bytes, DataType.UINT8, (r + 1) % n, s[r]);
+                comms[r].recv(in[r], bytes, DataType.UINT8, (r + n - 1) % n, s[r]);
+            }
+            Group.end();
+            for (int r = 0; r < n; r++) {
+                s[r].synchronize();
+                byte[] want = new byte[bytes];
+                new Random((r + n - 1) % n).nextBytes(want);
+                assertThat(read(true, in[r], bytes)).isEqualTo(want);
+                comms[r].deregister(out[r]);
+            }
+        } finally {
+            for (int r = 0; r < n; r++) {
+                comms[r].close();
+                if (s[r] != null) {
+                    s[r].close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void collectivesRunInOrderWithTheCallersWorkOnItsOwnBlockingStreams() {
+        int n = 4;
+        int count = 1 << 16;
+        Communicator[] comms = Communicator.initAllCuda(n, gpu, Config.defaults());
+        MemorySegment[] handles = new MemorySegment[n];
+        try (Arena arena = Arena.ofShared()) {
+            CudaStream[] s = new CudaStream[n];
+            MemorySegment[] buf = new MemorySegment[n];
+            gpu.makeCurrent();
+            for (int r = 0; r < n; r++) {
+                handles[r] = io.jccl.cuda.CudaDriver.createStream(0); // blocking: syncs with the legacy stream
+                s[r] = CudaStream.wrap(gpu, handles[r]);
+                buf[r] = gpu.allocate(4L * count, arena);
+            }
+            for (int round = 1; round <= 3; round++) {
+                for (int r = 0; r < n; r++) {
+                    // the caller's own work first, then the collective, on the same stream
+                    io.jccl.cuda.CudaDriver.memsetAsync(buf[r].address(), (byte) round, 4L * count, handles[r]);
+                    comms[r].allReduce(buf[r], buf[r], count, DataType.INT32, RedOp.SUM, s[r]);
+                }
+                for (int r = 0; r < n; r++) {
+                    s[r].synchronize();
+                    int[] got = new int[count];
+                    gpu.copyToHost(MemorySegment.ofArray(got), buf[r]);
+                    int want = n * (round * 0x01010101);
+                    assertThat(got).as("round " + round + " rank " + r).containsOnly(want);
+                }
+            }
+        } finally {
+            for (int r = 0; r < n; r++) {
+                comms[r].close();
+                if (handles[r] != null) {
+                    io.jccl.cuda.CudaDriver.destroyStream(handles[r]);
+                }
+            }
+        }
+    }
+
+    @Test
+    void hostMemoryAndSharedStreamsAreRefusedNamingTheArgument() {
+        Communicator[] comms = Communicator.initAllCuda(2, gpu, Config.defaults());
+        try (Arena arena = Arena.ofShared(); CudaStream s = new CudaStream(gpu)) {
+            MemorySegment host = arena.allocate(64);
+            MemorySegment dev = gpu.allocate(64, arena);
+            assertThatThrownBy(() -> comms[0].allReduce(host, host, 16, DataType.FLOAT32, RedOp.SUM, s))
+                    .isInstanceOf(JcclException.class).hasMessageContaining("sendbuff");
+            assertThatThrownBy(() -> comms[0].register(host)).isInstanceOf(JcclException.class).hasMessageContaining("buffer");
+            assertThatThrownBy(() -> comms[0].allReduce(dev, dev, 16, DataType.FLOAT32, RedOp.SUM, new HostStream()))
+                    .isInstanceOf(JcclException.class).hasMessageContaining("CudaStream");
+            comms[0].allReduce(dev, dev, 16, DataType.FLOAT32, RedOp.SUM, s);
+            assertThatThrownBy(() -> comms[1].allReduce(dev, dev, 16, DataType.FLOAT32, RedOp.SUM, s))
+                    .isInstanceOf(JcclException.class).hasMessageContaining("stream").hasMessageContaining("rank 0");
+            comms[0].abort();
+            assertThatThrownBy(s::synchronize).isInstanceOf(JcclException.class);
+        } finally {
+            for (Communicator c : comms) {
+                c.close();
+            }
+        }
+    }
+
+    @Test
+    void aRankThatNeverCallsTimesOutAndMismatchedSizesAreNamed() {
+        Config c = Config.defaults().withTimeout(Duration.ofSeconds(2)).withProtocols("LL");
+        Communicator[] comms = Communicator.initAllCuda(2, gpu, c);
+        try (Arena arena = Arena.ofShared(); CudaStream s0 = new CudaStream(gpu)) {
+            MemorySegment dev = gpu.allocate(4096, arena);
+            comms[0].allReduce(dev, dev, 64, DataType.FLOAT32, RedOp.SUM, s0);
+            assertThatThrownBy(s0::synchronize).isInstanceOf(JcclException.class)
+                    .satisfies(e -> assertThat(((JcclException) e).code()).isEqualTo(ErrorCode.TIMEOUT))
+                    .hasMessageContaining("rank 1");
+        } finally {
+            for (Communicator x : comms) {
+                x.close();
+            }
+        }
+        Communicator[] pair = Communicator.initAllCuda(2, gpu, c);
+        try (Arena arena = Arena.ofShared(); CudaStream s0 = new CudaStream(gpu); CudaStream s1 = new CudaStream(gpu)) {
+            MemorySegment a = gpu.allocate(4096, arena);
+            MemorySegment b = gpu.allocate(4096, arena);
+            Group.start();
+            pair[0].broadcast(a, a, 64, DataType.FLOAT32, 0, s0);
+            pair[1].broadcast(b, b, 65, DataType.FLOAT32, 0, s1);
+            Group.end();
+            assertThatThrownBy(s1::synchronize).isInstanceOf(JcclException.class)
+                    .satisfies(e -> assertThat(((JcclException) e).code()).isEqualTo(ErrorCode.REMOTE_ERROR))
+                    .hasMessageContaining("256 bytes").hasMessageContaining("260");
+        } finally {
+            for (Communicator x : pair) {
+                x.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,259 @@
+/*
+ * Tests only: a fake CUDA driver (libcuda's C API, the calls jccl makes) over the host emulation of
+ * the kernels, so that the CUDA engine's Java side runs end to end without a GPU
+ * (FakeDriverEngineTest, which loads it through jccl.cuda.lib). One device; device memory is host
+ * memory the driver knows; streams are worker threads running their operations in order; a kernel
+ * launch runs the emulated kernel named by cuModuleGetFunction with 64 threads per block (the
+ * kernels take any multiple of 32); events count completions.
+ */
+#include "jccl_emulation.h"
+#include "jccl_work.h"
+#include "emu_block.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <thread>
+
+typedef int CUresult;
+static const CUresult OK = 0, INVALID_VALUE = 1, NOT_READY = 600, NOT_FOUND = 500, INVALID_HANDLE = 400;
+static const unsigned EMULATED_THREADS = 64;
+
+namespace {
+std::mutex memoryLock;
+std::map<uintptr_t, std::pair<size_t, int>> allocations; /* start -> (bytes, CU_MEMORYTYPE_*) */
+
+void* allocate(size_t bytes, int type) {
+    void* p = aligned_alloc(256, (bytes + 255) & ~(size_t)255);
+    if (p == nullptr) return nullptr;
+    std::lock_guard<std::mutex> g(memoryLock);
+    allocations[(uintptr_t)p] = {bytes, type};
+    return p;
+}
+
+bool release(void* p) {
+    std::lock_guard<std::mutex> g(memoryLock);
+    if (allocations.erase((uintptr_t)p) == 0) return false;
+    free(p);
+    return true;
+}
+
+int typeOf(uintptr_t p) {
+    std::lock_guard<std::mutex> g(memoryLock);
+    auto it = allocations.upper_bound(p);
+    if (it == allocations.begin()) return 0;
+    --it;
+    return p < it->first + it->second.first ? it->second.second : 0;
+}
+
+struct Stream {
+    std::mutex lock;
+    std::condition_variable changed;
+    std::deque<std::function<void()>> work;
+    bool busy = false, stop = false;
+    std::thread worker;
+
+    Stream() : worker([this] { loop(); }) {}
+
+    void loop() {
+        std::unique_lock<std::mutex> g(lock);
+        while (true) {
+            changed.wait(g, [this] { return stop || !work.empty(); });
+            if (work.empty()) return;
+            std::function<void()> f = std::move(work.front());
+            work.pop_front();
+            busy = true;
+            g.unlock();
+            f();
+            g.lock();
+            busy = false;
+            changed.notify_all();
+        }
+    }
+
+    void enqueue(std::function<void()> f) {
+        std::lock_guard<std::mutex> g(lock);
+        work.push_back(std::move(f));
+        changed.notify_all();
+    }
+
+    void drain() {
+        std::unique_lock<std::mutex> g(lock);
+        changed.wait(g, [this] { return work.empty() && !busy; });
+    }
+
+    bool idle() {
+        std::lock_guard<std::mutex> g(lock);
+        return work.empty() && !busy;
+    }
+
+    ~Stream() {
+        drain();
+        {
+            std::lock_guard<std::mutex> g(lock);
+            stop = true;
+            changed.notify_all();
+        }
+        worker.join();
+    }
+};
+
+struct Event {
+    std::mutex lock;
+    std::condition_variable changed;
+    uint64_t recorded = 0, completed = 0;
+    double at = 0; /* ms, when the last record completed */
+};
+
+/* The legacy stream (NULL) runs everything at once, in the caller. */
+void submit(void* stream, std::function<void()> f) {
+    if (stream == nullptr) {
+        f();
+    } else {
+        static_cast<Stream*>(stream)->enqueue(std::move(f));
+    }
+}
+
+double nowMillis() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void* self() {
+    static void* handle = [] {
+        Dl_info info;
+        dladdr(reinterpret_cast<void*>(&nowMillis), &info);
+        return dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+    }();
+    return handle;
+}
+}  // namespace
+
+extern "C" {
+CUresult cuInit(unsigned) { return OK; }
+CUresult cuDriverGetVersion(int* v) { *v = 13000; return OK; }
+CUresult cuDeviceGetCount(int* n) { *n = 1; return OK; }
+CUresult cuDeviceGet(int* d, int ordinal) { if (ordinal != 0) return INVALID_VALUE; *d = 0; return OK; }
+CUresult cuDevicePrimaryCtxRetain(void** ctx, int) { *ctx = reinterpret_cast<void*>(0x1000); return OK; }
+CUresult cuDevicePrimaryCtxRelease_v2(int) { return OK; }
+CUresult cuCtxSetCurrent(void*) { return OK; }
+
+CUresult cuGetErrorName(CUresult e, const char** s) {
+    *s = e == OK ? "CUDA_SUCCESS" : e == INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE" : "CUDA_ERROR_FAKE";
+    return OK;
+}
+CUresult cuGetErrorString(CUresult e, const char** s) {
+    *s = e == INVALID_VALUE ? "invalid argument" : "an error of the fake driver";
+    return OK;
+}
+
+CUresult cuMemAlloc_v2(uint64_t* p, size_t bytes) {
+    void* m = allocate(bytes, 2 /* CU_MEMORYTYPE_DEVICE */);
+    if (m == nullptr) return 2;
+    *p = (uint64_t)m;
+    return OK;
+}
+CUresult cuMemFree_v2(uint64_t p) { return release(reinterpret_cast<void*>(p)) ? OK : INVALID_VALUE; }
+CUresult cuMemHostAlloc(void** p, size_t bytes, unsigned) {
+    *p = allocate(bytes, 1 /* CU_MEMORYTYPE_HOST */);
+    return *p ? OK : 2;
+}
+CUresult cuMemFreeHost(void* p) { return release(p) ? OK : INVALID_VALUE; }
+CUresult cuMemHostGetDevicePointer_v2(uint64_t* d, void* p, unsigned) { *d = (uint64_t)p; return OK; }
+
+CUresult cuPointerGetAttribute(void* data, int attribute, uint64_t p) {
+    int type = typeOf((uintptr_t)p);
+    if (type == 0) return INVALID_VALUE;
+    if (attribute == 2 /* MEMORY_TYPE */) *static_cast<unsigned*>(data) = (unsigned)type;
+    else if (attribute == 9 /* DEVICE_ORDINAL */) *static_cast<int*>(data) = 0;
+    else return INVALID_VALUE;
+    return OK;
+}
+
+CUresult cuMemcpyHtoD_v2(uint64_t d, const void* s, size_t n) { memcpy(reinterpret_cast<void*>(d), s, n); return OK; }
+CUresult cuMemcpyDtoH_v2(void* d, uint64_t s, size_t n) { memcpy(d, reinterpret_cast<void*>(s), n); return OK; }
+CUresult cuMemcpyAsync(uint64_t d, uint64_t s, size_t n, void* stream) {
+    submit(stream, [d, s, n] { memcpy(reinterpret_cast<void*>(d), reinterpret_cast<void*>(s), n); });
+    return OK;
+}
+CUresult cuMemsetD8Async(uint64_t d, unsigned char v, size_t n, void* stream) {
+    submit(stream, [d, v, n] { memset(reinterpret_cast<void*>(d), v, n); });
+    return OK;
+}
+
+CUresult cuModuleLoadDataEx(void** module, const void*, unsigned, void*, void*) {
+    *module = reinterpret_cast<void*>(0x2000);
+    return OK;
+}
+CUresult cuModuleUnload(void*) { return OK; }
+CUresult cuModuleGetFunction(void** f, void*, const char* name) {
+    *f = dlsym(self(), name);
+    return *f ? OK : NOT_FOUND;
+}
+CUresult cuLaunchKernel(void* f, unsigned gx, unsigned, unsigned, unsigned bx, unsigned, unsigned, unsigned, void* stream,
+                        void** params, void**) {
+    if (f == nullptr || params == nullptr || bx % 32 != 0 || bx > JCCL_MAX_THREADS) return INVALID_VALUE;
+    jccl_batch batch = *static_cast<jccl_batch*>(params[0]);
+    emu_kernel k = reinterpret_cast<emu_kernel>(f);
+    submit(stream, [k, batch, gx] { emu_launch(k, batch, gx, EMULATED_THREADS); });
+    return OK;
+}
+
+CUresult cuStreamCreate(void** s, unsigned) { *s = new Stream(); return OK; }
+CUresult cuStreamDestroy_v2(void* s) { delete static_cast<Stream*>(s); return OK; }
+CUresult cuStreamSynchronize(void* s) {
+    if (s != nullptr) static_cast<Stream*>(s)->drain();
+    return OK;
+}
+CUresult cuStreamQuery(void* s) { return s == nullptr || static_cast<Stream*>(s)->idle() ? OK : NOT_READY; }
+
+CUresult cuEventCreate(void** e, unsigned) { *e = new Event(); return OK; }
+CUresult cuEventDestroy_v2(void* e) { delete static_cast<Event*>(e); return OK; }
+CUresult cuEventRecord(void* ev, void* stream) {
+    Event* e = static_cast<Event*>(ev);
+    uint64_t seq;
+    {
+        std::lock_guard<std::mutex> g(e->lock);
+        seq = ++e->recorded;
+    }
+    submit(stream, [e, seq] {
+        std::lock_guard<std::mutex> g(e->lock);
+        if (seq > e->completed) e->completed = seq;
+        e->at = nowMillis();
+        e->changed.notify_all();
+    });
+    return OK;
+}
+CUresult cuStreamWaitEvent(void* stream, void* ev, unsigned) {
+    Event* e = static_cast<Event*>(ev);
+    uint64_t target;
+    {
+        std::lock_guard<std::mutex> g(e->lock);
+        target = e->recorded;
+    }
+    submit(stream, [e, target] {
+        std::unique_lock<std::mutex> g(e->lock);
+        e->changed.wait(g, [e, target] { return e->completed >= target; });
+    });
+    return OK;
+}
+CUresult cuEventSynchronize(void* ev) {
+    Event* e = static_cast<Event*>(ev);
+    std::unique_lock<std::mutex> g(e->lock);
+    e->changed.wait(g, [e] { return e->completed >= e->recorded; });
+    return OK;
+}
+CUresult cuEventQuery(void* ev) {
+    Event* e = static_cast<Event*>(ev);
+    std::lock_guard<std::mutex> g(e->lock);
+    return e->completed >= e->recorded ? OK : NOT_READY;
+}
+CUresult cuEventElapsedTime_v2(float* ms, void* a, void* b) {
+    *ms = (float)(static_cast<Event*>(b)->at - static_cast<Event*>(a)->at);
+    return OK;
+}
+}

@@ -1,0 +1,48 @@
+package io.jccl.kernels;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The committed PTX is what the sources produce now (the nvcc profile builds it during the Maven
+ * build), and ptxas accepts it for the GPUs jccl targets. No GPU needed.
+ */
+class PtxToolsTest {
+    @Test
+    void theCommittedPtxIsWhatTheSourcesProduce() throws Exception {
+        String built = System.getProperty("jccl.ptx.built", "");
+        Tools.require(!built.isBlank() && Files.isRegularFile(Path.of(built)),
+                "nvcc was not found, so the build did not make the PTX from the sources (the Maven profile nvcc"
+                        + " runs kernels-ptx/build-ptx.sh when /usr/local/cuda/bin/nvcc exists; -Pnvcc forces it)");
+        String fresh = Files.readString(Path.of(built), java.nio.charset.StandardCharsets.US_ASCII);
+        assertThat(fresh).as("the committed io/jccl/kernels/jccl.ptx is stale (committed: " + compiler(Tools.ptx())
+                + "; this nvcc: " + compiler(fresh) + "): run kernels-ptx/build-ptx.sh "
+                + "kernels-ptx/src/main/resources/io/jccl/kernels/jccl.ptx and commit it").isEqualTo(Tools.ptx());
+    }
+
+    /** The compiler line nvcc writes at the top of its PTX. */
+    private static String compiler(String ptx) {
+        return ptx.lines().filter(l -> l.startsWith("// Cuda compilation tools")).findFirst().orElse("(no compiler line)")
+                .substring(3);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sm_80", "sm_90"})
+    void ptxasAcceptsThePtx(String arch, @TempDir Path dir) throws Exception {
+        Optional<Path> ptxas = Tools.cuda("ptxas");
+        Tools.require(ptxas.isPresent(), "CUDA's ptxas was not found (PATH, CUDA_HOME/bin, /usr/local/cuda/bin)");
+        Path ptx = dir.resolve("jccl.ptx");
+        Files.writeString(ptx, Tools.ptx());
+        Tools.Result r = Tools.run(dir, List.of(ptxas.get().toString(), "-arch=" + arch, "-o", "jccl.cubin", "jccl.ptx"));
+        assertThat(r.exit()).as(r.output()).isZero();
+        assertThat(Files.size(dir.resolve("jccl.cubin"))).isPositive();
+    }
+}
