@@ -76,6 +76,7 @@ public final class Communicator implements AutoCloseable {
         this.engine = null;
         this.cuda = cuda;
         this.bootstrap = null;
+        this.threadRanks = null;
     }
 
     /**
@@ -198,6 +199,9 @@ public final class Communicator implements AutoCloseable {
      * }</pre>
      */
     public Communicator split(int color, int key) {
+        if (engine == null) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank(), "split is not available on the CUDA engine yet");
+        }
         engine.checkUsable();
         if (threadRanks != null) {
             return threadRanks.split(rank(), color, key);

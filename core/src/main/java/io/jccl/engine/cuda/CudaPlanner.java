@@ -50,6 +50,11 @@ final class CudaPlanner {
         long maxMessage = Math.max(1, message / k.elementSize());
         Plan plan = Algorithms.plan(new Call(k.collective(), n, k.count(), k.root()), c.algorithm(),
                 Channels.flat(n, c.channels()), maxMessage);
+        if (plan.scratch() > 0) {
+            // Work descriptors address only the input and output buffers (docs/gpu.md).
+            throw new io.jccl.JcclException(io.jccl.ErrorCode.INVALID_USAGE, rank, c.algorithm().id() + " keeps partial "
+                    + "results in a scratch buffer, which the CUDA engine does not have yet; allow another algorithm in JCCL_ALGO");
+        }
         return new Planned(plan, c);
     }
 }
