@@ -41,12 +41,17 @@ reduce)
     n=$((S * R))
     f=$(awk -v n=$n 'BEGIN {print 2 * (n - 1) / n}')
     gbps=$(awk -v m="$INTER" 'BEGIN {print m / 8000}')
-    for algo in ring tree hierring torus2d rhd butterfly tuned; do
-        env=(JCCL_INTER_BW="$gbps")
-        [ "$algo" != tuned ] && env+=(JCCL_ALGO="$algo")
-        env "${env[@]}" "$jccl" fabric --servers "$S" --ranks "$R" --intra "$INTRA" --inter "$INTER" -- \
-            perf allreduce -b 8 -e 64M -f 4 -n 3 -w 1 -c 1 --jit_warmup 0 -T 0 | times | while read -r bytes ran t; do
-            echo "$S x $R $INTRA/$INTER Mbit/s allreduce $algo ($ran) $bytes B: $t us, busbw $(busbw "$bytes" "$t" "$f") Mbit/s"
+    # Small sizes: enough calls that connection set-up and the JIT are out of the timing; large
+    # sizes: a few calls of up to seconds each.
+    for range in "-b 8 -e 256K -f 8 -n 20 -w 20" "-b 1M -e 64M -f 4 -n 2 -w 1"; do
+        for algo in ring tree hierring torus2d rhd butterfly tuned; do
+            env=(JCCL_INTER_BW="$gbps")
+            [ "$algo" != tuned ] && env+=(JCCL_ALGO="$algo")
+            # shellcheck disable=SC2086
+            env "${env[@]}" "$jccl" fabric --servers "$S" --ranks "$R" --intra "$INTRA" --inter "$INTER" -- \
+                perf allreduce $range -c 1 -T 0 --jit_warmup 0 | times | while read -r bytes ran t; do
+                echo "$S x $R $INTRA/$INTER Mbit/s allreduce $algo ($ran) $bytes B: $t us, busbw $(busbw "$bytes" "$t" "$f") Mbit/s"
+            done
         done
     done
     ;;

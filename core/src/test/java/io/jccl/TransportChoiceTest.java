@@ -17,11 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,25 +35,6 @@ class TransportChoiceTest {
     private static final Config LOOPBACK = Config.defaults().withSocketIfname("lo").withBootstrapTimeout(Duration.ofSeconds(30))
             .withTimeout(Duration.ofSeconds(30));
 
-    /** Runs {@code body} for ranks 0..n-1, each in its own thread, with rank 0 to n-1 of one CommId. */
-    private static <T> List<T> ranks(int n, IntFunction<T> body) throws Exception {
-        ExecutorService ex = Executors.newFixedThreadPool(n);
-        try {
-            List<CompletableFuture<T>> fs = new ArrayList<>();
-            for (int r = 0; r < n; r++) {
-                int rank = r;
-                fs.add(CompletableFuture.supplyAsync(() -> body.apply(rank), ex));
-            }
-            List<T> out = new ArrayList<>();
-            for (CompletableFuture<T> f : fs) {
-                out.add(f.get(90, TimeUnit.SECONDS));
-            }
-            return out;
-        } finally {
-            ex.shutdownNow();
-        }
-    }
-
     /** Inits n thread ranks with {@code config}, runs the collectives on each, returns what JCCL_DEBUG=INFO printed at init. */
     private static String runThreads(int n, Config config, Runnable whileOpen) throws Exception {
         PrintStream err = System.err;
@@ -67,13 +44,13 @@ class TransportChoiceTest {
             CommId id = root.id();
             System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
             try {
-                comms = ranks(n, r -> Communicator.init(id, n, r, config.withDebug(Config.Debug.INFO)));
+                comms = CommunicatorInitTest.ranks(n, r -> Communicator.init(id, n, r, config.withDebug(Config.Debug.INFO)));
             } finally {
                 System.setErr(err);
             }
         }
         try {
-            ranks(n, r -> {
+            CommunicatorInitTest.ranks(n, r -> {
                 ProcessRank.collectives(comms.get(r));
                 return r;
             });
