@@ -1,22 +1,14 @@
 package io.jccl.engine.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.jccl.DataType;
 import io.jccl.RedOp;
-import io.jccl.kernels.Kernels;
 import io.jccl.plan.Collective;
 import io.jccl.proto.Protocol;
 
-import java.io.File;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,29 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class FakeDriverEngineTest {
     @BeforeAll
     static void fakeDriver(@TempDir Path dir) throws Exception {
-        Optional<Path> cxx = List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)).stream()
-                .map(d -> Path.of(d.isEmpty() ? "." : d, "g++")).filter(Files::isExecutable).findFirst();
-        if (cxx.isEmpty()) {
-            String why = "g++ was not found: the fake CUDA driver needs it";
-            if ("true".equalsIgnoreCase(System.getenv("JCCL_REQUIRE_NATIVE_TESTS"))) {
-                fail(why);
-            }
-            System.err.println("[jccl] SKIPPED: " + why);
-            Assumptions.abort(why);
-        }
-        for (String f : List.of("jccl_kernels.cu", "jccl_work.h")) {
-            Files.write(dir.resolve(f), Kernels.resource(f));
-        }
-        for (String f : List.of("jccl_emulation.h", "emu_block.h", "emu_block.cpp", "fake_cuda.cpp")) {
-            try (InputStream in = FakeDriverEngineTest.class.getResourceAsStream(f)) {
-                Files.write(dir.resolve(f), in.readAllBytes());
-            }
-        }
-        Process p = new ProcessBuilder(cxx.get().toString(), "-std=c++17", "-O1", "-ffp-contract=off", "-DJCCL_HOST_EMULATION",
-                "-pthread", "-shared", "-fPIC", "-x", "c++", "jccl_kernels.cu", "-x", "none", "emu_block.cpp", "fake_cuda.cpp",
-                "-o", "libfakecuda.so", "-ldl").directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0).as(out).isTrue();
+        EmulationBuild.compile(dir, "fake_cuda.cpp", "libfakecuda.so", "the fake CUDA driver", "-shared", "-fPIC");
         String before = System.getProperty("jccl.cuda.lib");
         System.setProperty("jccl.cuda.lib", dir.resolve("libfakecuda.so").toString());
         if (!Boolean.getBoolean("jccl.test.fake.cuda.jvm") && (before != null || !CudaDevice.available())) {

@@ -17,9 +17,6 @@ import io.jccl.plan.Plan;
 import io.jccl.proto.Protocol;
 import io.jccl.tune.Tuner;
 
-import java.io.File;
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -32,10 +29,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,40 +55,7 @@ class KernelEmulationTest {
 
     @BeforeAll
     static void build(@TempDir Path dir) throws Exception {
-        Optional<Path> cxx = cxx();
-        if (cxx.isEmpty()) {
-            String why = "g++ was not found: the kernels' host emulation needs it";
-            if ("true".equalsIgnoreCase(System.getenv("JCCL_REQUIRE_NATIVE_TESTS"))) {
-                fail(why);
-            }
-            System.err.println("[jccl] SKIPPED: " + why);
-            Assumptions.abort(why);
-        }
-        for (String f : List.of("jccl_kernels.cu", "jccl_work.h")) {
-            Files.write(dir.resolve(f), Kernels.resource(f));
-        }
-        for (String f : List.of("jccl_emulation.h", "emu_block.h", "emu_block.cpp", "emulator.cpp")) {
-            try (InputStream in = KernelEmulationTest.class.getResourceAsStream(f)) {
-                Files.write(dir.resolve(f), in.readAllBytes());
-            }
-        }
-        Process p = new ProcessBuilder(cxx.get().toString(), "-std=c++17", "-O1", "-ffp-contract=off", "-DJCCL_HOST_EMULATION",
-                "-pthread", "-rdynamic", "-x", "c++", "jccl_kernels.cu", "-x", "none", "emu_block.cpp", "emulator.cpp", "-o",
-                "emulator", "-ldl")
-                .directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0).as(out).isTrue();
-        emulator = dir.resolve("emulator");
-    }
-
-    private static Optional<Path> cxx() {
-        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            Path p = Path.of(d.isEmpty() ? "." : d, "g++");
-            if (Files.isExecutable(p)) {
-                return Optional.of(p);
-            }
-        }
-        return Optional.empty();
+        emulator = EmulationBuild.compile(dir, "emulator.cpp", "emulator", "the kernels' host emulation", "-rdynamic");
     }
 
     /** A call; {@code startSeq}: messages every FIFO has carried before it (0: fresh FIFOs). */
