@@ -15,7 +15,7 @@ public final class Main {
     static final String USAGE = """
             usage: jccl COMMAND [options]
             commands:
-              perf COLLECTIVE   nccl-tests-style bandwidth sweep on the host engine (jccl perf --help)
+              perf COLLECTIVE   nccl-tests-style bandwidth sweep (host engine; --engine cuda; jccl perf --help)
               verify            symbolic proof of every algorithm's schedules (jccl verify --help)
               calibrate         measure every algorithm/protocol with JMH into a tuning table
                                 (jccl calibrate --help; needs JMH: run it through ./jccl)
