@@ -240,22 +240,52 @@ __device__ __forceinline__ typename Ops::S apply(const Ops& o, typename Ops::S a
     }
 }
 
-/* d[i] = form(a[i], b[i]) for i < n; b is unused by F_SCALE and F_DIV. d may be exactly a or b. */
+/* 16-byte vectors each thread keeps in flight: one load per thread leaves a block far from the
+ * memory's bandwidth (latency-bound), so a thread loads UNROLL vectors of each source before it
+ * uses the first. */
+#define JCCL_UNROLL 4
+
+/* d[i] = form(a[i], b[i]) for i < n; b is unused by F_SCALE and F_DIV. d may be exactly a or b:
+ * each element is read before it is written, by the thread that writes it. Sums (what nearly every
+ * call reduces with, and AVG but for its last step) keep JCCL_UNROLL vectors in flight; the other
+ * forms one, which keeps the kernels' code (and ptxas's and the driver's time on it) small. */
 template <typename Ops, int FORM>
 __device__ void loop(const Ops& o, const char* a, bool pa, const char* b, bool pb, char* d, uint64_t n) {
     typedef typename Ops::S S;
     const int PER = 16 / sizeof(S);
+    const int UNROLL = FORM == F_SUM ? JCCL_UNROLL : 1;
     const bool unary = FORM == F_SCALE || FORM == F_DIV;
     uint64_t done = 0;
     if ((((uintptr_t)a | (uintptr_t)d | (unary ? 0 : (uintptr_t)b)) & 15) == 0) {
+        typedef union { uint4 v; S e[PER]; } Pack;
+        const uint4* av = reinterpret_cast<const uint4*>(a);
+        const uint4* bv = reinterpret_cast<const uint4*>(b);
+        uint4* dv = reinterpret_cast<uint4*>(d);
         uint64_t packs = n / PER;
-        for (uint64_t p = threadIdx.x; p < packs; p += blockDim.x) {
-            union { uint4 v; S e[PER]; } x, y, r;
-            x.v = reinterpret_cast<const uint4*>(a)[p];
-            if (!unary) y.v = reinterpret_cast<const uint4*>(b)[p];
+        uint64_t stride = blockDim.x;
+        uint64_t p = threadIdx.x;
+        for (; UNROLL > 1 && p + (UNROLL - 1) * stride < packs; p += UNROLL * stride) {
+            Pack x[UNROLL], y[UNROLL];
+#pragma unroll
+            for (int u = 0; u < UNROLL; u++) {
+                x[u].v = av[p + u * stride];
+                if (!unary) y[u].v = bv[p + u * stride];
+            }
+#pragma unroll
+            for (int u = 0; u < UNROLL; u++) {
+                Pack r;
+#pragma unroll
+                for (int k = 0; k < PER; k++) r.e[k] = apply<Ops, FORM>(o, x[u].e[k], pa, unary ? x[u].e[k] : y[u].e[k], pb);
+                dv[p + u * stride] = r.v;
+            }
+        }
+        for (; p < packs; p += stride) {
+            Pack x, y, r;
+            x.v = av[p];
+            if (!unary) y.v = bv[p];
 #pragma unroll 4
             for (int k = 0; k < PER; k++) r.e[k] = apply<Ops, FORM>(o, x.e[k], pa, unary ? x.e[k] : y.e[k], pb);
-            reinterpret_cast<uint4*>(d)[p] = r.v;
+            dv[p] = r.v;
         }
         done = packs * PER;
     }
@@ -281,10 +311,19 @@ __device__ JCCL_NOINLINE void copyBytes(const char* src, char* dst, uint64_t byt
     if (src == dst) return;
     uint64_t done = 0;
     if ((((uintptr_t)src | (uintptr_t)dst) & 15) == 0) {
+        const uint4* s = reinterpret_cast<const uint4*>(src);
+        uint4* d = reinterpret_cast<uint4*>(dst);
         uint64_t packs = bytes / 16;
-        for (uint64_t p = threadIdx.x; p < packs; p += blockDim.x) {
-            reinterpret_cast<uint4*>(dst)[p] = reinterpret_cast<const uint4*>(src)[p];
+        uint64_t stride = blockDim.x;
+        uint64_t p = threadIdx.x;
+        for (; p + (JCCL_UNROLL - 1) * stride < packs; p += JCCL_UNROLL * stride) {
+            uint4 v[JCCL_UNROLL];
+#pragma unroll
+            for (int u = 0; u < JCCL_UNROLL; u++) v[u] = s[p + u * stride];
+#pragma unroll
+            for (int u = 0; u < JCCL_UNROLL; u++) d[p + u * stride] = v[u];
         }
+        for (; p < packs; p += stride) d[p] = s[p];
         done = packs * 16;
     } else if ((((uintptr_t)src | (uintptr_t)dst) & 7) == 0) {
         uint64_t words = bytes / 8;
