@@ -81,6 +81,8 @@ public final class Config {
     private Set<Protocol> protocols;
     private int minChannels;
     private int maxChannels;
+    /** Whether the bounds were given (JCCL_MIN/MAX_NCHANNELS, withChannels) rather than defaulted. */
+    private boolean channelBoundsGiven;
     private Path tuningFile;
     private Debug debug;
     /** The bootstrap's and the socket transports' settings; null means the default. */
@@ -120,6 +122,7 @@ public final class Config {
         c.protocols = protocols;
         c.minChannels = minChannels;
         c.maxChannels = maxChannels;
+        c.channelBoundsGiven = channelBoundsGiven;
         c.tuningFile = tuningFile;
         c.debug = debug;
         c.socketIfname = socketIfname;
@@ -206,15 +209,20 @@ public final class Config {
         }
         int min = c.minChannels;
         int max = c.maxChannels;
+        boolean bounds = false;
         if ((v = env.get("JCCL_MIN_NCHANNELS")) != null) {
             min = parseInt("JCCL_MIN_NCHANNELS", v);
             max = Math.max(max, min);
+            bounds = true;
         }
         if ((v = env.get("JCCL_MAX_NCHANNELS")) != null) {
             max = parseInt("JCCL_MAX_NCHANNELS", v);
             min = Math.min(min, max);
+            bounds = true;
         }
-        c = c.withChannels(min, max);
+        if (bounds) {
+            c = c.withChannels(min, max);
+        }
         if ((v = env.get("JCCL_SOCKET_IFNAME")) != null) {
             c = c.withSocketIfname(v);
         }
@@ -402,6 +410,7 @@ public final class Config {
         Config c = copy();
         c.minChannels = min;
         c.maxChannels = max;
+        c.channelBoundsGiven = true;
         return c;
     }
 
@@ -656,6 +665,16 @@ public final class Config {
 
     public int maxChannels() {
         return maxChannels;
+    }
+
+    /**
+     * Whether the channel bounds were given ({@code JCCL_MIN_NCHANNELS}, {@code JCCL_MAX_NCHANNELS},
+     * {@link #withChannels}) rather than left at their defaults. The CUDA engine keeps given bounds;
+     * without them it sizes channels to the GPU (docs/gpu.md), whose blocks the host's core-count
+     * default knows nothing about.
+     */
+    public boolean channelBoundsGiven() {
+        return channelBoundsGiven;
     }
 
     /** The tuning table file (JCCL_TUNING_FILE), or null. */

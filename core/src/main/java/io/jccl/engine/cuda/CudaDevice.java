@@ -25,10 +25,12 @@ import java.lang.foreign.MemorySegment;
 public final class CudaDevice {
     private final int ordinal;
     private final MemorySegment context;
+    private final int multiprocessors;
 
-    private CudaDevice(int ordinal, MemorySegment context) {
+    private CudaDevice(int ordinal, MemorySegment context, int multiprocessors) {
         this.ordinal = ordinal;
         this.context = context;
+        this.multiprocessors = multiprocessors;
     }
 
     /** Whether a CUDA driver with at least one GPU is there (false with the stub library or no driver). */
@@ -55,7 +57,13 @@ public final class CudaDevice {
         int dev = CudaDriver.device(ordinal);
         MemorySegment ctx = CudaDriver.retainPrimaryContext(dev);
         CudaDriver.setCurrent(ctx);
-        return new CudaDevice(ordinal, ctx);
+        return new CudaDevice(ordinal, ctx,
+                CudaDriver.attribute(io.jccl.bindings.cuda.Cuda.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
+    }
+
+    /** The GPU's streaming multiprocessors (CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT). */
+    public int multiprocessors() {
+        return multiprocessors;
     }
 
     public int ordinal() {

@@ -14,6 +14,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The ranks of one process on one GPU: the module loaded from the PTX resource, the FIFOs between
@@ -30,7 +31,11 @@ final class CudaDomain {
     /** Which lane uses each connection in a plan (plans are cached per shape, so this is bounded too). */
     private final Map<io.jccl.plan.Plan, Map<io.jccl.plan.Connection, Integer>> lanes = new ConcurrentHashMap<>();
     private final Arena arena = Arena.ofShared();
-    private final Map<String, MemorySegment> functions = new HashMap<>();
+    /** The kernels by protocol and type index, loaded on first use (read on every launch, so no lock). */
+    private final AtomicReferenceArray<MemorySegment> functions =
+            new AtomicReferenceArray<>(Kernels.PROTOCOLS.size() * Kernels.TYPES.size());
+    /** Blocks of the executor kernels the GPU keeps resident at once; 0 until first asked. */
+    private int residentBlocks;
     private final Map<FifoKey, Long> fifos = new HashMap<>();
     /** Which rank launched on a stream: two ranks on one stream would wait for each other forever. */
     private final Map<Long, Integer> streamOwners = new ConcurrentHashMap<>();
@@ -70,18 +75,43 @@ final class CudaDomain {
     }
 
     /** The kernel for a protocol and data type, the module loaded on first use. */
-    synchronized MemorySegment function(int protocol, int type) {
-        String name = Kernels.entry(protocol, type);
-        MemorySegment f = functions.get(name);
+    MemorySegment function(int protocol, int type) {
+        MemorySegment f = functions.get(protocol * Kernels.TYPES.size() + type);
+        return f != null ? f : load(protocol, type);
+    }
+
+    private synchronized MemorySegment load(int protocol, int type) {
+        int i = protocol * Kernels.TYPES.size() + type;
+        MemorySegment f = functions.get(i);
         if (f == null) {
             device.makeCurrent();
             if (module == null) {
                 module = CudaDriver.loadModule(arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, Kernels.ptx()));
             }
-            f = CudaDriver.function(module, name);
-            functions.put(name, f);
+            f = CudaDriver.function(module, Kernels.entry(protocol, type));
+            functions.set(i, f);
         }
         return f;
+    }
+
+    /**
+     * How many blocks of the executor kernels the GPU runs at once: its multiprocessors times the
+     * fewest blocks of any kernel one multiprocessor holds (registers decide: the kernels are built
+     * for up to 640 threads). Ranks sharing the GPU wait for each other inside their kernels, so all
+     * their blocks must be resident together, or the waiting ones never let the others start.
+     */
+    synchronized int residentBlocks() {
+        if (residentBlocks == 0) {
+            int perSm = Integer.MAX_VALUE;
+            for (Protocol p : Protocol.values()) {
+                for (int t = 0; t < Kernels.TYPES.size(); t++) {
+                    MemorySegment f = load(CudaTuning.kernelProtocol(p), t);
+                    perSm = Math.min(perSm, CudaDriver.maxActiveBlocksPerMultiprocessor(f, CudaTuning.threads(p), 0));
+                }
+            }
+            residentBlocks = Math.max(1, device.multiprocessors() * perSm);
+        }
+        return residentBlocks;
     }
 
     /** Device address of the FIFO from {@code from} to {@code to} on a channel in a protocol (made on first use). */

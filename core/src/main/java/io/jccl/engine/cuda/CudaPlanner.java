@@ -31,30 +31,58 @@ final class CudaPlanner {
 
     static Planned plan(CudaDomain d, CollectiveArgs a, int rank) {
         CallKey key = key(a);
-        return d.plans.computeIfAbsent(key, k -> make(d.tuner, d.config, d.nranks, k, rank));
+        return d.plans.computeIfAbsent(key, k -> make(d.tuner, d.config, d.nranks, k, rank, d.residentBlocks()));
     }
 
     static CallKey key(CollectiveArgs a) {
         return new CallKey(a.collective(), a.count(), a.type().size(), a.collective().rooted() ? a.root() : 0);
     }
 
-    /** The plan of a call shape among {@code n} ranks, from the tuner and configuration every rank shares. */
-    static Planned make(Tuner tuner, Config config, int n, CallKey k, int rank) {
+    /**
+     * The plan of a call shape among {@code n} ranks sharing a GPU that keeps {@code residentBlocks}
+     * blocks resident, from the tuner and the configuration every rank shares. Given channel bounds
+     * (JCCL_MIN/MAX_NCHANNELS) keep the tuner's channels, exactly as the host engine plans; without
+     * them the channels come from {@link CudaTuning#channels}. Either way every rank's blocks must
+     * fit on the GPU at once.
+     */
+    static Planned make(Tuner tuner, Config config, int n, CallKey k, int rank, int residentBlocks) {
         Choice c = tuner.choose(k.collective(), k.count(), k.elementSize(), rank);
         Protocol p = c.protocol();
-        long message = p.maxMessageBytes(config.buffSize(p));
         long bytes = CallSize.bytes(k.collective(), k.count(), k.elementSize(), n);
-        if (p == Protocol.SIMPLE && (c.algorithm() == Algorithm.TREE || c.algorithm() == Algorithm.SPLIT_TREE)) {
-            message = tuner.treeChunkBytes(message, bytes, c.channels());
+        int perRank = Math.max(1, residentBlocks / n);
+        if (!config.channelBoundsGiven()) {
+            c = new Choice(c.algorithm(), p, CudaTuning.channels(p, bytes, perRank), c.source(), c.predictedMicros());
         }
-        long maxMessage = Math.max(1, message / k.elementSize());
-        Plan plan = Algorithms.plan(new Call(k.collective(), n, k.count(), k.root()), c.algorithm(),
-                Channels.flat(n, c.channels()), maxMessage);
+        Plan plan = plan(tuner, config, n, k, c, bytes);
+        while (plan.lanes() > perRank && !config.channelBoundsGiven() && c.channels() > 1) {
+            // an algorithm with more lanes than channels (split tree): fewer channels
+            c = new Choice(c.algorithm(), p, Math.max(1, c.channels() * perRank / plan.lanes()), c.source(),
+                    c.predictedMicros());
+            plan = plan(tuner, config, n, k, c, bytes);
+        }
+        if (plan.lanes() > perRank) {
+            throw new io.jccl.JcclException(io.jccl.ErrorCode.INVALID_USAGE, rank, c.algorithm().id() + " on "
+                    + c.channels() + " channels runs " + plan.lanes() + " blocks per rank, " + (long) plan.lanes() * n
+                    + " for the " + n + " ranks sharing the GPU, which keeps " + residentBlocks + " of these kernels' blocks"
+                    + " resident at once; the ranks' blocks wait for each other, so all must run together: set"
+                    + " JCCL_MAX_NCHANNELS to at most " + Math.max(1, perRank * c.channels() / plan.lanes()));
+        }
         if (plan.scratch() > 0) {
             // Work descriptors address only the input and output buffers (docs/gpu.md).
             throw new io.jccl.JcclException(io.jccl.ErrorCode.INVALID_USAGE, rank, c.algorithm().id() + " keeps partial "
                     + "results in a scratch buffer, which the CUDA engine does not have yet; allow another algorithm in JCCL_ALGO");
         }
         return new Planned(plan, c);
+    }
+
+    private static Plan plan(Tuner tuner, Config config, int n, CallKey k, Choice c, long bytes) {
+        Protocol p = c.protocol();
+        long message = p.maxMessageBytes(config.buffSize(p));
+        if (p == Protocol.SIMPLE && (c.algorithm() == Algorithm.TREE || c.algorithm() == Algorithm.SPLIT_TREE)) {
+            message = tuner.treeChunkBytes(message, bytes, c.channels());
+        }
+        long maxMessage = Math.max(1, message / k.elementSize());
+        return Algorithms.plan(new Call(k.collective(), n, k.count(), k.root()), c.algorithm(),
+                Channels.flat(n, c.channels()), maxMessage);
     }
 }

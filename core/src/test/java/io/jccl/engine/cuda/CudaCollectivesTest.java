@@ -271,6 +271,85 @@ class CudaCollectivesTest {
         }
     }
 
+    static List<Object[]> gpuSizedCases() {
+        List<Object[]> all = new ArrayList<>();
+        for (int n : new int[] {2, 8}) {
+            for (Protocol p : Protocol.values()) {
+                for (Collective c : new Collective[] {Collective.ALL_REDUCE, Collective.ALL_GATHER, Collective.REDUCE_SCATTER}) {
+                    all.add(new Object[] {n, p, c});
+                }
+            }
+        }
+        return all;
+    }
+
+    /**
+     * Without channel bounds the engine sizes channels to the GPU (as many blocks as fit, for large
+     * calls), a plan the host engine does not make; integer sums do not depend on the order of
+     * reduction, so every rank's output must still be exactly the element-wise sum, or the blocks.
+     */
+    @ParameterizedTest(name = "{0} ranks {1} {2}")
+    @MethodSource("gpuSizedCases")
+    void channelsSizedToTheGpuGiveExactIntegerResults(int n, Protocol p, Collective c) {
+        long count = c == Collective.ALL_REDUCE ? 3L << 20 : 3L << 17; // 12 MiB, or per rank's block 1.5 MiB
+        Communicator[] comms = Communicator.initAllCuda(n, gpu, Config.defaults().withProtocols(p.id()));
+        CudaStream[] s = new CudaStream[n];
+        try (Arena arena = Arena.ofShared()) {
+            assertThat(comms[0].config().channelBoundsGiven()).isFalse();
+            assertThat(comms[0].choiceFor(c, count, DataType.INT32).channels()).as("channels").isGreaterThan(2);
+            long in = c == Collective.ALL_GATHER ? count : c == Collective.REDUCE_SCATTER ? count * n : count;
+            long out = c == Collective.ALL_GATHER ? count * n : count;
+            int[][] inputs = new int[n][(int) in];
+            MemorySegment[] send = new MemorySegment[n];
+            MemorySegment[] recv = new MemorySegment[n];
+            Random rnd = new Random(SEED + n * 31L + p.ordinal() * 7L + c.ordinal());
+            for (int r = 0; r < n; r++) {
+                s[r] = new CudaStream(gpu);
+                for (int i = 0; i < in; i++) {
+                    inputs[r][i] = rnd.nextInt();
+                }
+                send[r] = gpu.allocate(4 * in, arena);
+                recv[r] = gpu.allocate(4 * out, arena);
+                gpu.copyToDevice(send[r], MemorySegment.ofArray(inputs[r]));
+                io.jccl.cuda.CudaDriver.memsetAsync(recv[r].address(), (byte) 0x5A, 4 * out, MemorySegment.NULL);
+                io.jccl.cuda.CudaDriver.synchronize(MemorySegment.NULL);
+            }
+            Group.start();
+            for (int r = 0; r < n; r++) {
+                switch (c) {
+                    case ALL_REDUCE -> comms[r].allReduce(send[r], recv[r], count, DataType.INT32, RedOp.SUM, s[r]);
+                    case ALL_GATHER -> comms[r].allGather(send[r], recv[r], count, DataType.INT32, s[r]);
+                    default -> comms[r].reduceScatter(send[r], recv[r], count, DataType.INT32, RedOp.SUM, s[r]);
+                }
+            }
+            Group.end();
+            for (int r = 0; r < n; r++) {
+                s[r].synchronize();
+                int[] got = new int[(int) out];
+                gpu.copyToHost(MemorySegment.ofArray(got), recv[r]);
+                int[] want = new int[(int) out];
+                for (int i = 0; i < out; i++) {
+                    if (c == Collective.ALL_GATHER) {
+                        want[i] = inputs[(int) (i / count)][(int) (i % count)];
+                    } else {
+                        int at = (int) (c == Collective.REDUCE_SCATTER ? r * count + i : i);
+                        for (int q = 0; q < n; q++) {
+                            want[i] += inputs[q][at];
+                        }
+                    }
+                }
+                assertThat(got).as(n + " ranks " + p + " " + c.cliName() + ": rank " + r).isEqualTo(want);
+            }
+        } finally {
+            for (int r = 0; r < n; r++) {
+                comms[r].close();
+                if (s[r] != null) {
+                    s[r].close();
+                }
+            }
+        }
+    }
+
     @Test
     void sendRecvRingInOneGroupMovesEveryRanksBytes() {
         int n = 4;

@@ -1,26 +1,72 @@
 package io.jccl.engine.cuda;
 
 import io.jccl.Config;
+import io.jccl.ErrorCode;
 import io.jccl.JcclException;
 import io.jccl.plan.Collective;
+import io.jccl.proto.Protocol;
 import io.jccl.tune.Tuner;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The CUDA engine's plans: what it refuses rather than run wrong. */
+/** The CUDA engine's plans: channels sized to the GPU, and what it refuses rather than run wrong or hang. */
 class CudaPlannerTest {
+    private static final int H100_RESIDENT = 132; // 132 multiprocessors, one executor block each
+
+    private static CudaPlanner.Planned allReduce(Config c, int n, long count, int resident) {
+        return CudaPlanner.make(Tuner.create(c, n, 1), c, n, new CudaPlanner.CallKey(Collective.ALL_REDUCE, count, 4, 0),
+                n - 1, resident);
+    }
+
     @Test
     void anAlgorithmThatNeedsScratchIsRefusedNamingItAndTheWayOut() {
         Config c = Config.defaults().withAlgorithms("butterfly");
-        Tuner t = Tuner.create(c, 4, 1);
-        assertThatThrownBy(() -> CudaPlanner.make(t, c, 4, new CudaPlanner.CallKey(Collective.ALL_REDUCE, 1000, 4, 0), 2))
+        assertThatThrownBy(() -> allReduce(c, 4, 1000, H100_RESIDENT))
                 .isInstanceOf(JcclException.class)
-                .hasMessageContaining("rank 2").hasMessageContaining("butterfly").hasMessageContaining("scratch")
+                .hasMessageContaining("rank 3").hasMessageContaining("butterfly").hasMessageContaining("scratch")
                 .hasMessageContaining("JCCL_ALGO");
         Config ring = Config.defaults().withAlgorithms("ring");
-        assertThat(CudaPlanner.make(Tuner.create(ring, 4, 1), ring, 4,
-                new CudaPlanner.CallKey(Collective.ALL_REDUCE, 1000, 4, 0), 2).plan().scratch()).isZero();
+        assertThat(allReduce(ring, 4, 1000, H100_RESIDENT).plan().scratch()).isZero();
+    }
+
+    @Test
+    void withoutGivenBoundsChannelsGrowWithTheCallUpToTheBlocksEachRankMayKeepResident() {
+        Config c = Config.defaults().withAlgorithms("ring").withProtocols("Simple");
+        assertThat(c.channelBoundsGiven()).isFalse();
+        assertThat(allReduce(c, 2, 2, H100_RESIDENT).choice().channels()).isEqualTo(1);
+        // 1 MiB: one channel per 32 KiB of Simple
+        assertThat(allReduce(c, 2, 1 << 18, H100_RESIDENT).choice().channels()).isEqualTo(32);
+        // 64 MiB: as many as fit, 132 / 2 ranks = 66, capped at 64
+        CudaPlanner.Planned big = allReduce(c, 2, 16L << 20, H100_RESIDENT);
+        assertThat(big.choice().channels()).isEqualTo(64);
+        assertThat(big.plan().lanes()).isEqualTo(64);
+        // 8 ranks share the 132 blocks: 16 each
+        assertThat(allReduce(c, 8, 16L << 20, H100_RESIDENT).plan().lanes()).isEqualTo(16);
+        assertThat(CudaTuning.channels(Protocol.LL, 64 << 10, 100)).isEqualTo(8);
+        assertThat(CudaTuning.channels(Protocol.LL128, 64 << 10, 100)).isEqualTo(4);
+        assertThat(CudaTuning.channels(Protocol.SIMPLE, 1L << 40, 0)).isEqualTo(1);
+        // 4 ranks: 33 blocks each would fit, 32 keep the chunks 16-byte aligned
+        assertThat(allReduce(c, 4, 16L << 20, H100_RESIDENT).plan().lanes()).isEqualTo(32);
+        assertThat(CudaTuning.channels(Protocol.SIMPLE, 3L << 20, 100)).isEqualTo(64);
+        assertThat(CudaTuning.channels(Protocol.SIMPLE, 3L << 20, 48)).isEqualTo(32);
+    }
+
+    @Test
+    void givenBoundsAreKeptAsTheHostEnginePlansAndRefusedWhenTheRanksCannotAllBeResident() {
+        Config c = Config.defaults().withAlgorithms("ring").withProtocols("Simple").withChannels(8, 8);
+        assertThat(c.channelBoundsGiven()).isTrue();
+        assertThat(allReduce(c, 8, 16L << 20, H100_RESIDENT).plan().lanes()).isEqualTo(8);
+        assertThat(allReduce(c, 2, 2, H100_RESIDENT).choice().channels()).isEqualTo(8);
+        // 8 ranks x 8 blocks = 64 blocks on a GPU that holds 40 at once: the last ranks' blocks would
+        // wait for SMs that spinning blocks never free
+        assertThatThrownBy(() -> allReduce(c, 8, 16L << 20, 40))
+                .isInstanceOf(JcclException.class)
+                .satisfies(e -> assertThat(((JcclException) e).code()).isEqualTo(ErrorCode.INVALID_USAGE))
+                .hasMessageContaining("rank 7").hasMessageContaining("64").hasMessageContaining("40")
+                .hasMessageContaining("JCCL_MAX_NCHANNELS to at most 5");
+        assertThat(Config.fromVariables(java.util.Map.of()).channelBoundsGiven()).isFalse();
+        assertThat(Config.fromVariables(java.util.Map.of("JCCL_MAX_NCHANNELS", "4")).channelBoundsGiven()).isTrue();
     }
 }

@@ -141,6 +141,18 @@ CUresult cuDeviceGet(int* d, int ordinal) { if (ordinal != 0) return INVALID_VAL
 CUresult cuDevicePrimaryCtxRetain(void** ctx, int) { *ctx = reinterpret_cast<void*>(0x1000); return OK; }
 CUresult cuDevicePrimaryCtxRelease_v2(int) { return OK; }
 CUresult cuCtxSetCurrent(void*) { return OK; }
+/* A small GPU: 16 multiprocessors holding one executor block each, so that 16 blocks of all ranks
+ * together are what the engine may launch at once (every block costs this emulation its threads). */
+CUresult cuDeviceGetAttribute(int* v, int attribute, int) {
+    if (attribute != 16 /* MULTIPROCESSOR_COUNT */) return INVALID_VALUE;
+    *v = 16;
+    return OK;
+}
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, void* f, int threads, size_t) {
+    if (f == nullptr || threads <= 0 || threads > JCCL_MAX_THREADS) return INVALID_VALUE;
+    *blocks = 1;
+    return OK;
+}
 
 CUresult cuGetErrorName(CUresult e, const char** s) {
     *s = e == OK ? "CUDA_SUCCESS" : e == INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE" : "CUDA_ERROR_FAKE";
