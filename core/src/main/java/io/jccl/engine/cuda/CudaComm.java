@@ -38,6 +38,7 @@ import java.util.Map;
  * by the stream's {@code synchronize()}; the rank then refuses work.
  */
 public final class CudaComm {
+    private static final long BATCH_COUNT = WorkLayout.offset(WorkLayout.BATCH, "count");
     private final CudaDomain domain;
     private final int rank;
     private final Config config;
@@ -50,12 +51,27 @@ public final class CudaComm {
     private final Map<DescKey, Long> descriptors = new HashMap<>();
     private final long[] scratch = new long[Protocol.values().length];
     private final long[] scratchBytes = new long[Protocol.values().length];
+    /** The launch's kernel parameter (a jccl_batch by value) and the pointer array to it: the driver copies both at launch. */
+    private final MemorySegment batchArg;
+    private final MemorySegment launchParams;
     private MemorySegment lastEvent;
     private CudaStream lastStream;
     private volatile Throwable failure;
     private volatile boolean closed;
 
-    private record DescKey(Object shape, Protocol protocol, DataType type, RedOp op, List<Long> in, List<Long> out) {
+    /** What identifies a packed descriptor: the plan's shape, the kernel and the buffers' addresses. */
+    private record DescKey(Object shape, Protocol protocol, DataType type, RedOp op, long[] in, long[] out) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof DescKey k && shape.equals(k.shape) && protocol == k.protocol && type == k.type
+                    && java.util.Objects.equals(op, k.op) && Arrays.equals(in, k.in) && Arrays.equals(out, k.out);
+        }
+
+        @Override
+        public int hashCode() {
+            return ((shape.hashCode() * 31 + protocol.hashCode()) * 31 + type.hashCode()) * 31
+                    + Arrays.hashCode(in) * 17 + Arrays.hashCode(out);
+        }
     }
 
     private CudaComm(CudaDomain domain, int rank, Config config) {
@@ -72,6 +88,9 @@ public final class CudaComm {
         status.fill((byte) 0);
         this.statusDevice = CudaDriver.hostDevicePointer(host);
         this.claim = domain.zeroed(16);
+        this.batchArg = arena.allocate(WorkLayout.BATCH);
+        this.launchParams = arena.allocate(ValueLayout.ADDRESS, 1);
+        launchParams.setAtIndex(ValueLayout.ADDRESS, 0, batchArg);
     }
 
     /**
@@ -255,6 +274,11 @@ public final class CudaComm {
             (a.send() ? in : out)[i] = address(a.buffer());
         }
         int lanes = domain.config.minChannels();
+        if ((long) lanes * domain.nranks > domain.residentBlocks()) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "send/recv on " + lanes + " channels (JCCL_MIN_NCHANNELS)"
+                    + " runs " + (long) lanes * domain.nranks + " blocks for the " + domain.nranks + " ranks sharing the GPU,"
+                    + " which keeps " + domain.residentBlocks() + " resident at once; all must run together");
+        }
         List<Segment> mine;
         try {
             mine = P2pPlanner.planRank(domain.nranks, rank, ops, domain.slotBytes(Protocol.SIMPLE), lanes);
@@ -276,20 +300,15 @@ public final class CudaComm {
         if (lastStream != null && lastStream != s) {
             CudaDriver.waitEvent(s.handle(), lastEvent);
         }
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment arg = a.allocate(WorkLayout.BATCH);
-            int blocks = 0;
-            for (int i = 0; i < batch.size(); i++) {
-                Op op = batch.get(i);
-                long desc = descriptor(op.plan(), op.shape(), op.protocol(), op.type(), op.op(), op.redop(), op.in(), op.out());
-                arg.setAtIndex(ValueLayout.JAVA_LONG, i, desc);
-                blocks = Math.max(blocks, op.plan().lanes());
-            }
-            arg.set(ValueLayout.JAVA_INT, WorkLayout.offset(WorkLayout.BATCH, "count"), batch.size());
-            MemorySegment params = a.allocate(ValueLayout.ADDRESS, 1);
-            params.setAtIndex(ValueLayout.ADDRESS, 0, arg);
-            CudaDriver.launch(f, blocks, CudaTuning.threads(first.protocol()), 0, s.handle(), params);
+        int blocks = 0;
+        for (int i = 0; i < batch.size(); i++) {
+            Op op = batch.get(i);
+            long desc = descriptor(op.plan(), op.shape(), op.protocol(), op.type(), op.op(), op.redop(), op.in(), op.out());
+            batchArg.setAtIndex(ValueLayout.JAVA_LONG, i, desc);
+            blocks = Math.max(blocks, op.plan().lanes());
         }
+        batchArg.set(ValueLayout.JAVA_INT, BATCH_COUNT, batch.size());
+        CudaDriver.launch(f, blocks, CudaTuning.threads(first.protocol()), 0, s.handle(), launchParams);
         if (lastEvent == null) {
             lastEvent = CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING);
         }
@@ -300,7 +319,7 @@ public final class CudaComm {
 
     /** The device address of the call's descriptor: packed and uploaded the first time, then reused. */
     private long descriptor(Plan plan, Object shape, Protocol p, DataType type, RedOp op, int redop, long[] in, long[] out) {
-        DescKey key = new DescKey(shape, p, type, op, Arrays.stream(in).boxed().toList(), Arrays.stream(out).boxed().toList());
+        DescKey key = new DescKey(shape, p, type, op, in, out);
         Long known = descriptors.get(key);
         if (known != null) {
             return known;
