@@ -68,8 +68,9 @@ final class CudaPerfCommand {
             MemorySegment copyTo = zeroed(gpu, bufBytes, arena);
             out.printf(Locale.ROOT, "# jccl perf --engine cuda: %s on %d ranks sharing GPU %d, %s, op %s%n",
                     o.collective().cliName(), n, gpu.ordinal(), o.type().name().toLowerCase(Locale.ROOT), o.op());
-            out.printf(Locale.ROOT, "# %12s %12s %10s %9s %11s %11s %11s %11s %11s%n", "size(B)", "count", "algo/proto",
-                    "time(us)", "algbw(GB/s)", "busbw(GB/s)", "memcpy(us)", "memcpy(GB/s)", "busbw/copy");
+            jitWarmUp(o, comms, send, recv, streams, out);
+            out.printf(Locale.ROOT, "# %12s %12s %16s %9s %11s %11s %8s %11s %11s %11s%n", "size(B)", "count", "algo/proto",
+                    "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong", "memcpy(us)", "memcpy(GB/s)", "busbw/copy");
             for (long bytes : o.sizes()) {
                 PerfSizes s = PerfSizes.of(o.collective(), o.type(), n, bytes);
                 if (s.count() == 0) {
@@ -79,23 +80,30 @@ final class CudaPerfCommand {
                 for (int r = 0; r < n; r++) {
                     calls[r] = CollectiveCall.of(comms[r], s, o.op(), o.root(), false, send[r], recv[r]);
                 }
+                String wrong = o.check() > 0 ? Long.toString(wrongElements(o, s, gpu, calls, streams)) : "N/A";
+                long w0 = System.nanoTime();
                 for (int w = 0; w < o.warmup(); w++) {
                     issueAll(calls, streams);
                 }
                 syncAll(streams);
+                // as the host sweep: at least -n iterations, more until they take -T milliseconds
+                double perIter = o.warmup() > 0 ? (System.nanoTime() - w0) / (double) o.warmup() : 0;
+                int iters = (int) Math.min(PerfCommand.MAX_TIMED_ITERS,
+                        Math.max(o.iters(), perIter > 0 ? (long) Math.ceil(o.minMillis() * 1e6 / perIter) : 0));
                 long t0 = System.nanoTime();
-                for (int i = 0; i < o.iters(); i++) {
+                for (int i = 0; i < iters; i++) {
                     issueAll(calls, streams);
                 }
                 syncAll(streams);
-                double micros = (System.nanoTime() - t0) / 1e3 / o.iters();
-                double copyMicros = memcpyMicros(gpu, copyTo, copyFrom, s.bytes(), o.iters(), streams[0]);
+                double micros = (System.nanoTime() - t0) / 1e3 / iters;
+                double copyMicros = memcpyMicros(gpu, copyTo, copyFrom, s.bytes(), Math.max(o.iters(), 20), streams[0]);
                 double algbw = BusBandwidth.gbps(s.bytes(), micros);
                 double busbw = algbw * BusBandwidth.factor(o.collective(), n);
                 double copyBw = BusBandwidth.gbps(s.bytes(), copyMicros);
                 CallChoice c = comms[0].choiceFor(o.collective(), s.count(), o.type());
-                out.printf(Locale.ROOT, "  %12d %12d %10s %9.2f %11.2f %11.2f %11.2f %11.2f %11.2f%n", s.bytes(), s.count(),
-                        c.algorithm() + "/" + c.protocol(), micros, algbw, busbw, copyMicros, copyBw, busbw / copyBw);
+                out.printf(Locale.ROOT, "  %12d %12d %16s %9.2f %11.2f %11.2f %8s %11.2f %11.2f %11.2f%n", s.bytes(), s.count(),
+                        c.algorithm() + "/" + c.protocol() + "x" + c.channels(), micros, algbw, busbw, wrong, copyMicros, copyBw,
+                        busbw / copyBw);
             }
             for (int r = 0; r < n; r++) {
                 comms[r].deregister(send[r]);
@@ -109,6 +117,83 @@ final class CudaPerfCommand {
                 }
             }
         }
+    }
+
+    /**
+     * Calls at sizes from 8 B up to 1 MiB before the sweep ({@code --jit_warmup} in all), so that the
+     * first rows time compiled code: the launch path runs in the interpreter at first, 5-10x slower.
+     */
+    private static void jitWarmUp(PerfOptions o, Communicator[] comms, MemorySegment[] send, MemorySegment[] recv,
+                                  CudaStream[] streams, PrintStream out) {
+        if (o.jitWarmup() <= 0) {
+            return;
+        }
+        java.util.List<PerfSizes> small = new java.util.ArrayList<>();
+        long cap = Math.min(PerfCommand.JIT_WARMUP_MAX_BYTES, o.maxBytes());
+        for (long b = 8; b <= cap; b *= 4) {
+            PerfSizes x = PerfSizes.of(o.collective(), o.type(), comms.length, b);
+            if (x.count() > 0) {
+                small.add(x);
+            }
+        }
+        if (small.isEmpty()) {
+            return;
+        }
+        out.println("# JIT warm-up: " + o.jitWarmup() + " calls spread over sizes from 8 B to " + small.getLast().bytes() + " B");
+        int perSize = Math.max(1, o.jitWarmup() / small.size());
+        for (PerfSizes size : small) {
+            CollectiveCall[] calls = new CollectiveCall[comms.length];
+            for (int r = 0; r < comms.length; r++) {
+                calls[r] = CollectiveCall.of(comms[r], size, o.op(), o.root(), false, send[r], recv[r]);
+            }
+            for (int i = 0; i < perSize; i++) {
+                issueAll(calls, streams);
+                if (i % PerfCommand.SYNC_EVERY == PerfCommand.SYNC_EVERY - 1) {
+                    syncAll(streams);
+                }
+            }
+            syncAll(streams);
+        }
+    }
+
+    /**
+     * Wrong elements of {@code -c} checked runs: every rank's input filled with the sweep's exact
+     * values on the host and copied to the GPU, its output poisoned, one call, then every rank's
+     * output copied back and compared with what the collective must give (as the host sweep).
+     */
+    private static long wrongElements(PerfOptions o, PerfSizes s, CudaDevice gpu, CollectiveCall[] calls,
+                                      CudaStream[] streams) {
+        int n = calls.length;
+        DataCheck check = new DataCheck(s.collective(), s.type(), o.op(), n, o.root(), s.count());
+        long wrong = 0;
+        try (Arena host = Arena.ofConfined()) {
+            for (int k = 0; k < o.check(); k++) {
+                MemorySegment[] outs = new MemorySegment[n];
+                for (int r = 0; r < n; r++) {
+                    long inBytes = calls[r].input().byteSize();
+                    MemorySegment in = host.allocate(Math.max(1, inBytes), 16).asSlice(0, inBytes);
+                    check.fillInput(r, in, inBytes / s.type().size());
+                    if (inBytes > 0) {
+                        gpu.copyToDevice(calls[r].input(), in);
+                    }
+                    long outBytes = calls[r].output().byteSize();
+                    outs[r] = host.allocate(Math.max(1, outBytes), 16).asSlice(0, outBytes);
+                    DataCheck.poison(outs[r]);
+                    if (outBytes > 0) {
+                        gpu.copyToDevice(calls[r].output(), outs[r]);
+                    }
+                }
+                issueAll(calls, streams);
+                syncAll(streams);
+                for (int r = 0; r < n; r++) {
+                    if (outs[r].byteSize() > 0) {
+                        gpu.copyToHost(outs[r], calls[r].output());
+                    }
+                    wrong += check.countWrong(r, outs[r]);
+                }
+            }
+        }
+        return wrong;
     }
 
     private static MemorySegment zeroed(CudaDevice gpu, long bytes, Arena arena) {
@@ -137,7 +222,9 @@ final class CudaPerfCommand {
         MemorySegment start = CudaDriver.createEvent(0);
         MemorySegment end = CudaDriver.createEvent(0);
         try {
-            CudaDriver.copyAsync(to.address(), from.address(), bytes, s.handle());
+            for (int i = 0; i < 3; i++) {
+                CudaDriver.copyAsync(to.address(), from.address(), bytes, s.handle());
+            }
             CudaDriver.record(start, s.handle());
             for (int i = 0; i < iters; i++) {
                 CudaDriver.copyAsync(to.address(), from.address(), bytes, s.handle());
