@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The GPU checks of docs/gpu.md, from a folder made by bundle.sh, on a machine with a GPU:
+# the GPU tests (CudaCollectivesTest), compute-sanitizer's memcheck and racecheck on a short
+# sweep, and the perf sweeps of the table in docs/gpu.md. Logs go to $OUT (default ./out).
+#   ./checks.sh [tests|sanitizer|perf]...     (default: all three)
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+out="${OUT:-$here/out}"
+mkdir -p "$out"
+java="$here/jdk/bin/java"
+v=0.1.0-SNAPSHOT
+jccl="$here/lib/jccl-bindings-$v.jar:$here/lib/jccl-kernels-$v.jar:$here/lib/jccl-core-$v.jar"
+access=io.jccl.core,io.jccl.bindings,io.jccl.kernels
+perf_cmd=("$java" -Xss4m --enable-native-access=$access -p "$jccl:$here/lib/jccl-bench-$v.jar" -m io.jccl.bench/io.jccl.bench.Main perf)
+perf() { "${perf_cmd[@]}" "$@"; }
+
+tests() {
+    local cp="$here/lib/core-tests.zip:$jccl:$here/lib/assertj-core-3.27.3.jar:$here/lib/junit-platform-console-standalone-1.11.4.jar"
+    timeout 600 "$java" -Xss4m --enable-native-access=ALL-UNNAMED -cp "$cp" org.junit.platform.console.ConsoleLauncher execute \
+        --disable-banner --details=tree --details-theme=ascii --include-tag gpu \
+        --select-class io.jccl.engine.cuda.CudaCollectivesTest > "$out/tests.log" 2>&1
+    echo "tests: exit $?"; grep -E 'tests (successful|failed|aborted)' "$out/tests.log"
+}
+
+sanitizer() {
+    for tool in memcheck racecheck; do
+        timeout 300 compute-sanitizer --tool $tool "${perf_cmd[@]}" allreduce --engine cuda -t 2 -b 8 -e 4M -f 64 -n 2 -w 1 -T 0 \
+            --jit_warmup 0 > "$out/$tool.log" 2>&1 || true
+        echo "$tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool.log")"
+    done
+}
+
+sweeps() {
+    : > "$out/perf.log"
+    for t in 2 8; do
+        perf allreduce --engine cuda -t $t -b 8 -e 256M -f 4 >> "$out/perf.log" 2>&1
+        for p in LL LL128 Simple; do
+            JCCL_PROTO=$p perf allreduce --engine cuda -t $t -b 8 -e 64M -f 4 >> "$out/perf.log" 2>&1
+        done
+    done
+    for c in allgather reducescatter broadcast alltoall; do
+        perf $c --engine cuda -t 8 -b 8 -e 64M -f 8 >> "$out/perf.log" 2>&1
+    done
+    echo "perf: $out/perf.log"
+}
+
+[[ $# -gt 0 ]] || set -- tests sanitizer perf
+for what in "$@"; do
+    case "$what" in
+        tests) tests ;;
+        sanitizer) sanitizer ;;
+        perf) sweeps ;;
+        *) echo "checks.sh: unknown check $what (tests, sanitizer, perf)" >&2; exit 2 ;;
+    esac
+done
