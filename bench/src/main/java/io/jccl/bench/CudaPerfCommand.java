@@ -1,6 +1,10 @@
 package io.jccl.bench;
 
 import io.jccl.CallChoice;
+import io.jccl.algo.Algorithm;
+import io.jccl.algo.Algorithms;
+import io.jccl.proto.Protocol;
+import io.jccl.tune.TuningTable;
 import io.jccl.Communicator;
 import io.jccl.Config;
 import io.jccl.JcclException;
@@ -11,7 +15,13 @@ import io.jccl.engine.cuda.CudaStream;
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * {@code jccl perf --engine cuda}: nccl-tests' sweep on the CUDA engine, {@code -t} ranks sharing
@@ -30,7 +40,7 @@ final class CudaPerfCommand {
             return 2;
         }
         if (options.plot() != null || options.json() != null) {
-            err.println("jccl perf --engine cuda: --plot and --json are for the host engine");
+            err.println("jccl perf --engine cuda: --plot and --json are for the host engine (--table times every choice here)");
             return 2;
         }
         if (!CudaDevice.available()) {
@@ -40,7 +50,18 @@ final class CudaPerfCommand {
         int ordinal = Integer.parseInt(System.getenv().getOrDefault("JCCL_CUDA_DEVICE", "0"));
         try {
             CudaDevice gpu = CudaDevice.open(ordinal);
-            sweep(options, Config.fromEnvironment(), gpu, out);
+            Config config = Config.fromEnvironment();
+            sweep(options, config, gpu, out);
+            if (options.table() != null) {
+                TuningTable table = tableSweep(options, config.withTuningFile(null), gpu, out);
+                try {
+                    java.nio.file.Files.writeString(options.table(), table.toJson());
+                } catch (java.io.IOException e) {
+                    err.println("jccl perf --engine cuda: cannot write " + options.table() + ": " + e.getMessage());
+                    return 1;
+                }
+                out.println("# tuning table: " + options.table() + " (JCCL_TUNING_FILE)");
+            }
             return 0;
         } catch (JcclException e) {
             err.println("jccl perf --engine cuda: " + e.getMessage());
@@ -53,8 +74,7 @@ final class CudaPerfCommand {
         Communicator[] comms = Communicator.initAllCuda(n, gpu, config);
         CudaStream[] streams = new CudaStream[n];
         try (Arena arena = Arena.ofShared()) {
-            PerfSizes largest = PerfSizes.of(o.collective(), o.type(), n, o.maxBytes());
-            long bufBytes = Math.max(16, o.type().bytes(Math.max(largest.sendCount(), largest.recvCount())));
+            long bufBytes = bufferBytes(o, n);
             MemorySegment[] send = new MemorySegment[n];
             MemorySegment[] recv = new MemorySegment[n];
             for (int r = 0; r < n; r++) {
@@ -81,21 +101,7 @@ final class CudaPerfCommand {
                     calls[r] = CollectiveCall.of(comms[r], s, o.op(), o.root(), false, send[r], recv[r]);
                 }
                 String wrong = o.check() > 0 ? Long.toString(wrongElements(o, s, gpu, calls, streams)) : "N/A";
-                long w0 = System.nanoTime();
-                for (int w = 0; w < o.warmup(); w++) {
-                    issueAll(calls, streams);
-                }
-                syncAll(streams);
-                // as the host sweep: at least -n iterations, more until they take -T milliseconds
-                double perIter = o.warmup() > 0 ? (System.nanoTime() - w0) / (double) o.warmup() : 0;
-                int iters = (int) Math.min(PerfCommand.MAX_TIMED_ITERS,
-                        Math.max(o.iters(), perIter > 0 ? (long) Math.ceil(o.minMillis() * 1e6 / perIter) : 0));
-                long t0 = System.nanoTime();
-                for (int i = 0; i < iters; i++) {
-                    issueAll(calls, streams);
-                }
-                syncAll(streams);
-                double micros = (System.nanoTime() - t0) / 1e3 / iters;
+                double micros = time(o, calls, streams);
                 double copyMicros = memcpyMicros(gpu, copyTo, copyFrom, s.bytes(), Math.max(o.iters(), 20), streams[0]);
                 double algbw = BusBandwidth.gbps(s.bytes(), micros);
                 double busbw = algbw * BusBandwidth.factor(o.collective(), n);
@@ -117,6 +123,34 @@ final class CudaPerfCommand {
                 }
             }
         }
+    }
+
+    /** Bytes of each rank's send and receive buffers: enough for the sweep's largest size. */
+    private static long bufferBytes(PerfOptions o, int n) {
+        PerfSizes largest = PerfSizes.of(o.collective(), o.type(), n, o.maxBytes());
+        return Math.max(16, o.type().bytes(Math.max(largest.sendCount(), largest.recvCount())));
+    }
+
+    /**
+     * Microseconds per call of every rank, on the host clock from the first launch to the end of
+     * every stream, after {@code -w} warm-ups: at least {@code -n} iterations, more until they take
+     * {@code -T} milliseconds, as the host sweep times.
+     */
+    private static double time(PerfOptions o, CollectiveCall[] calls, CudaStream[] streams) {
+        long w0 = System.nanoTime();
+        for (int w = 0; w < o.warmup(); w++) {
+            issueAll(calls, streams);
+        }
+        syncAll(streams);
+        double perIter = o.warmup() > 0 ? (System.nanoTime() - w0) / (double) o.warmup() : 0;
+        int iters = (int) Math.min(PerfCommand.MAX_TIMED_ITERS,
+                Math.max(o.iters(), perIter > 0 ? (long) Math.ceil(o.minMillis() * 1e6 / perIter) : 0));
+        long t0 = System.nanoTime();
+        for (int i = 0; i < iters; i++) {
+            issueAll(calls, streams);
+        }
+        syncAll(streams);
+        return (System.nanoTime() - t0) / 1e3 / iters;
     }
 
     /**
@@ -194,6 +228,79 @@ final class CudaPerfCommand {
             }
         }
         return wrong;
+    }
+
+    /**
+     * Every algorithm and protocol the configuration allows, each forced, at every size of the sweep
+     * (channels as the engine sizes them), timed as the sweep times: a tuning table of what this GPU
+     * measured. Combinations the engine refuses (algorithms that need a scratch buffer) are left out.
+     */
+    private static TuningTable tableSweep(PerfOptions o, Config config, CudaDevice gpu, PrintStream out) {
+        int n = o.ranks();
+        Map<Long, List<TuningTable.Result>> results = new TreeMap<>();
+        out.printf(Locale.ROOT, "# every algorithm/protocol, forced: %12s %16s %9s%n", "size(B)", "algo/proto", "time(us)");
+        for (Algorithm a : Algorithms.supported(o.collective())) {
+            if (!config.algorithms().contains(a.id())) {
+                continue;
+            }
+            for (Protocol p : config.protocols()) {
+                Config forced = config.withAlgorithms(a.id()).withProtocols(p.id());
+                Communicator[] comms = Communicator.initAllCuda(n, gpu, forced);
+                CudaStream[] streams = new CudaStream[n];
+                try (Arena arena = Arena.ofShared()) {
+                    MemorySegment[] send = new MemorySegment[n];
+                    MemorySegment[] recv = new MemorySegment[n];
+                    long bufBytes = bufferBytes(o, n);
+                    for (int r = 0; r < n; r++) {
+                        streams[r] = new CudaStream(gpu);
+                        send[r] = zeroed(gpu, bufBytes, arena);
+                        recv[r] = zeroed(gpu, bufBytes, arena);
+                    }
+                    for (long bytes : o.sizes()) {
+                        PerfSizes s = PerfSizes.of(o.collective(), o.type(), n, bytes);
+                        if (s.count() == 0) {
+                            continue;
+                        }
+                        CollectiveCall[] calls = new CollectiveCall[n];
+                        for (int r = 0; r < n; r++) {
+                            calls[r] = CollectiveCall.of(comms[r], s, o.op(), o.root(), false, send[r], recv[r]);
+                        }
+                        CallChoice c;
+                        double micros;
+                        try {
+                            c = comms[0].choiceFor(o.collective(), s.count(), o.type());
+                            micros = time(o, calls, streams);
+                        } catch (JcclException e) {
+                            out.printf(Locale.ROOT, "# %s/%s left out: %s%n", a.id(), p.id(), e.getMessage());
+                            break;
+                        }
+                        results.computeIfAbsent(s.bytes(), k -> new ArrayList<>())
+                                .add(new TuningTable.Result(a, p, c.channels(), micros));
+                        out.printf(Locale.ROOT, "# every algorithm/protocol, forced: %12d %16s %9.2f%n", s.bytes(),
+                                a.id() + "/" + p.id() + "x" + c.channels(), micros);
+                    }
+                } finally {
+                    for (int r = 0; r < n; r++) {
+                        comms[r].close();
+                        if (streams[r] != null) {
+                            streams[r].close();
+                        }
+                    }
+                }
+            }
+        }
+        List<TuningTable.Entry> entries = new ArrayList<>();
+        results.forEach((bytes, r) -> entries.add(new TuningTable.Entry(o.collective(), n, bytes, r)));
+        Map<String, Object> about = new LinkedHashMap<>();
+        about.put("created", Instant.now().toString());
+        about.put("engine", "cuda");
+        about.put("gpu", CudaDriver.deviceName(CudaDriver.device(gpu.ordinal())));
+        about.put("multiprocessors", (long) gpu.multiprocessors());
+        about.put("java", System.getProperty("java.vm.name") + " " + Runtime.version());
+        about.put("type", PerfTable.typeName(o.type()));
+        about.put("command", "jccl perf " + o.collective().cliName() + " --engine cuda -t " + n + " -b " + o.minBytes()
+                + " -e " + o.maxBytes() + " -f " + o.stepFactor() + " --table " + o.table());
+        return new TuningTable(about, entries);
     }
 
     private static MemorySegment zeroed(CudaDevice gpu, long bytes, Arena arena) {

@@ -81,6 +81,10 @@ public final class PerfCommand {
             err.println("jccl perf: -p starts processes itself; under " + launched.launcher() + " leave it out");
             return 2;
         }
+        if (options.table() != null) {
+            err.println("jccl perf: --table is for --engine cuda; the host engine's tables come from jccl calibrate");
+            return 2;
+        }
         if (options.processes() > 1 && options.plot() != null) {
             err.println("jccl perf: --plot runs in one process; leave out -p");
             return 2;

@@ -25,10 +25,12 @@ import java.util.List;
  * @param json      where to write the results as JSON (--json), or null
  * @param plot      where to draw busbw against size as SVG (--plot), one line per algorithm/protocol
  *                  the configuration allows (each swept on its own, forced), and the tuned choice; or null
+ * @param table     where the CUDA sweep writes a tuning table of every algorithm/protocol it timed
+ *                  (--table), or null
  */
 public record PerfOptions(Collective collective, int ranks, int processes, long minBytes, long maxBytes, int stepFactor,
                           DataType type, RedOp op, int root, int iters, int warmup, int minMillis, int jitWarmup,
-                          int check, Path json, Path plot) {
+                          int check, Path json, Path plot, Path table) {
 
     static final String USAGE = """
             usage: jccl perf COLLECTIVE [options]
@@ -54,6 +56,9 @@ public record PerfOptions(Collective collective, int ranks, int processes, long 
                   --plot FILE.svg    also sweep every algorithm/protocol JCCL_ALGO and JCCL_PROTO allow,
                                      each forced, and draw busbw against size, one line each and one
                                      for the tuned choice (an SVG a browser opens)
+                  --table FILE.json  with --engine cuda: also time every algorithm/protocol JCCL_ALGO
+                                     and JCCL_PROTO allow at each size, each forced, and write them
+                                     as a tuning table for JCCL_TUNING_FILE (docs/gpu.md)
                   --engine ENGINE    host (default) or cuda: -t ranks sharing GPU 0 (JCCL_CUDA_DEVICE),
                                      each size next to a device-to-device cuMemcpy of its bytes (docs/gpu.md)
             Sizes are rounded down to whole elements (and per-rank blocks for allgather, reducescatter,
@@ -89,6 +94,7 @@ public record PerfOptions(Collective collective, int ranks, int processes, long 
         int check = 1;
         Path json = null;
         Path plot = null;
+        Path table = null;
         while (r.hasNext()) {
             String o = r.option("tpbefdornwcT");
             switch (o) {
@@ -114,6 +120,7 @@ public record PerfOptions(Collective collective, int ranks, int processes, long 
                 case "-c", "--check" -> check = r.intValue(o, 0, Integer.MAX_VALUE);
                 case "--json" -> json = Path.of(r.value(o));
                 case "--plot" -> plot = Path.of(r.value(o));
+                case "--table" -> table = Path.of(r.value(o));
                 default -> throw r.unknown(o);
             }
         }
@@ -130,7 +137,7 @@ public record PerfOptions(Collective collective, int ranks, int processes, long 
             throw r.error("option -r: root " + root + " is not a rank of 0.." + (ranks - 1));
         }
         return new PerfOptions(collective, ranks, processes, minBytes, maxBytes, stepFactor, type, op, root, iters, warmup, minMillis,
-                jitWarmup, check, json, plot);
+                jitWarmup, check, json, plot, table);
     }
 
     private static final String COLLECTIVES = "allreduce allgather reducescatter broadcast reduce alltoall gather scatter sendrecv";
@@ -151,7 +158,7 @@ public record PerfOptions(Collective collective, int ranks, int processes, long 
     /** These options for a sweep over {@code processes} processes of {@link #threads()} ranks each. */
     public PerfOptions withProcesses(int processes) {
         return new PerfOptions(collective, threads() * processes, processes, minBytes, maxBytes, stepFactor, type, op, root,
-                iters, warmup, minMillis, jitWarmup, check, json, plot);
+                iters, warmup, minMillis, jitWarmup, check, json, plot, table);
     }
 
     /** The sizes of the sweep: minBytes, times stepFactor, while not above maxBytes. */

@@ -29,7 +29,13 @@ class PerfEngineTest {
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.err()).contains("leave out -p");
         assertThat(PerfEndToEndTest.run("perf", "allreduce", "--engine", "gpu").status()).isEqualTo(2);
-        assertThat(PerfEndToEndTest.run("perf", "--help").out()).contains("--engine");
+        assertThat(PerfEndToEndTest.run("perf", "--help").out()).contains("--engine").contains("--table FILE.json");
+        // a GPU's tuning table comes from the CUDA sweep; the host engine's from jccl calibrate
+        PerfEndToEndTest.Run host = PerfEndToEndTest.run("perf", "allreduce", "--table", "t.json");
+        assertThat(host.status()).isEqualTo(2);
+        assertThat(host.err()).contains("--table is for --engine cuda").contains("jccl calibrate");
+        assertThat(PerfOptions.parse(java.util.List.of("allreduce", "--table", "h100.json"), java.util.Map.of()).table())
+                .isEqualTo(java.nio.file.Path.of("h100.json"));
     }
 
     @Test

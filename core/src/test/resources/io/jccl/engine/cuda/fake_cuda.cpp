@@ -6,6 +6,7 @@
  * launch runs the emulated kernel named by cuModuleGetFunction with 64 threads per block (the
  * kernels take any multiple of 32); events count completions.
  */
+#include <cstdio>
 #include "jccl_emulation.h"
 #include "jccl_work.h"
 #include "emu_block.h"
@@ -146,6 +147,10 @@ CUresult cuCtxSetCurrent(void*) { return OK; }
 CUresult cuDeviceGetAttribute(int* v, int attribute, int) {
     if (attribute != 16 /* MULTIPROCESSOR_COUNT */) return INVALID_VALUE;
     *v = 16;
+    return OK;
+}
+CUresult cuDeviceGetName(char* name, int length, int) {
+    snprintf(name, length, "jccl fake GPU");
     return OK;
 }
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, void* f, int threads, size_t) {
