@@ -26,11 +26,13 @@ public final class CudaDevice {
     private final int ordinal;
     private final MemorySegment context;
     private final int multiprocessors;
+    private final String name;
 
-    private CudaDevice(int ordinal, MemorySegment context, int multiprocessors) {
+    private CudaDevice(int ordinal, MemorySegment context, int multiprocessors, String name) {
         this.ordinal = ordinal;
         this.context = context;
         this.multiprocessors = multiprocessors;
+        this.name = name;
     }
 
     /** Whether a CUDA driver with at least one GPU is there (false with the stub library or no driver). */
@@ -58,7 +60,13 @@ public final class CudaDevice {
         MemorySegment ctx = CudaDriver.retainPrimaryContext(dev);
         CudaDriver.setCurrent(ctx);
         return new CudaDevice(ordinal, ctx,
-                CudaDriver.attribute(io.jccl.bindings.cuda.Cuda.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
+                CudaDriver.attribute(io.jccl.bindings.cuda.Cuda.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev),
+                CudaDriver.deviceName(dev));
+    }
+
+    /** The GPU's name as the driver gives it (cuDeviceGetName), e.g. "NVIDIA H100 80GB HBM3". */
+    public String name() {
+        return name;
     }
 
     /** The GPU's streaming multiprocessors (CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT). */

@@ -57,11 +57,24 @@ final class CudaDomain {
         this.nranks = nranks;
         this.config = config;
         this.device = device;
-        this.tuner = Tuner.create(config, nranks, 1);
+        this.tuner = tuner(config, nranks, device);
         this.comms = new CudaComm[nranks];
         device.makeCurrent();
         this.setup = CudaDriver.createStream(io.jccl.bindings.cuda.Cuda.CU_STREAM_NON_BLOCKING);
         this.abortFlag = zeroed(64);
+    }
+
+    /**
+     * The tuner: JCCL_TUNING_FILE's table when one is given; else the table measured on this GPU
+     * model that jccl ships, if any ({@link CudaTuning#bundledTable}), for the calls it covers;
+     * else the cost model.
+     */
+    static Tuner tuner(Config config, int nranks, CudaDevice device) {
+        String bundled = config.tuningFile() == null ? CudaTuning.bundledTable(device.name()) : null;
+        if (bundled == null) {
+            return Tuner.create(config, nranks, 1);
+        }
+        return Tuner.create(config, nranks, 1, Runtime.getRuntime().availableProcessors(), bundled);
     }
 
     /** Device memory that lives as long as the domain, zeroed before any kernel sees it. */

@@ -46,6 +46,21 @@ final class CudaTuning {
         };
     }
 
+    /**
+     * The tuning table measured on a GPU of this name and shipped with jccl (resources
+     * {@code io/jccl/engine/cuda/tuning/<name>.json}, the name lower-cased with every run of other
+     * characters than letters and digits made one '-'), or null when there is none. Written by
+     * {@code jccl perf --engine cuda --table} (docs/gpu.md).
+     */
+    static String bundledTable(String gpuName) {
+        String file = gpuName.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
+        try (java.io.InputStream in = CudaTuning.class.getResourceAsStream("tuning/" + file + ".json")) {
+            return in == null ? null : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("reading jccl's tuning table for " + gpuName, e);
+        }
+    }
+
     static int kernelProtocol(Protocol p) {
         return switch (p) {
             case LL -> WorkLayout.PROTO_LL;
