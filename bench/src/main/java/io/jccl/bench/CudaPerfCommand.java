@@ -96,10 +96,7 @@ final class CudaPerfCommand {
                 if (s.count() == 0) {
                     continue;
                 }
-                CollectiveCall[] calls = new CollectiveCall[n];
-                for (int r = 0; r < n; r++) {
-                    calls[r] = CollectiveCall.of(comms[r], s, o.op(), o.root(), false, send[r], recv[r]);
-                }
+                CollectiveCall[] calls = calls(o, comms, s, send, recv);
                 String wrong = o.check() > 0 ? Long.toString(wrongElements(o, s, gpu, calls, streams)) : "N/A";
                 double micros = time(o, calls, streams);
                 double copyMicros = memcpyMicros(gpu, copyTo, copyFrom, s.bytes(), Math.max(o.iters(), 20), streams[0]);
@@ -123,6 +120,16 @@ final class CudaPerfCommand {
                 }
             }
         }
+    }
+
+    /** Every rank's out-of-place call at size {@code s} on its buffers. */
+    private static CollectiveCall[] calls(PerfOptions o, Communicator[] comms, PerfSizes s, MemorySegment[] send,
+                                          MemorySegment[] recv) {
+        CollectiveCall[] calls = new CollectiveCall[comms.length];
+        for (int r = 0; r < comms.length; r++) {
+            calls[r] = CollectiveCall.of(comms[r], s, o.op(), o.root(), false, send[r], recv[r]);
+        }
+        return calls;
     }
 
     /** Bytes of each rank's send and receive buffers: enough for the sweep's largest size. */
@@ -176,10 +183,7 @@ final class CudaPerfCommand {
         out.println("# JIT warm-up: " + o.jitWarmup() + " calls spread over sizes from 8 B to " + small.getLast().bytes() + " B");
         int perSize = Math.max(1, o.jitWarmup() / small.size());
         for (PerfSizes size : small) {
-            CollectiveCall[] calls = new CollectiveCall[comms.length];
-            for (int r = 0; r < comms.length; r++) {
-                calls[r] = CollectiveCall.of(comms[r], size, o.op(), o.root(), false, send[r], recv[r]);
-            }
+            CollectiveCall[] calls = calls(o, comms, size, send, recv);
             for (int i = 0; i < perSize; i++) {
                 issueAll(calls, streams);
                 if (i % PerfCommand.SYNC_EVERY == PerfCommand.SYNC_EVERY - 1) {
@@ -261,10 +265,7 @@ final class CudaPerfCommand {
                         if (s.count() == 0) {
                             continue;
                         }
-                        CollectiveCall[] calls = new CollectiveCall[n];
-                        for (int r = 0; r < n; r++) {
-                            calls[r] = CollectiveCall.of(comms[r], s, o.op(), o.root(), false, send[r], recv[r]);
-                        }
+                        CollectiveCall[] calls = calls(o, comms, s, send, recv);
                         CallChoice c;
                         double micros;
                         try {
