@@ -350,6 +350,30 @@ class CudaCollectivesTest {
         }
     }
 
+    /**
+     * 8 ranks of 64 channels would be 512 blocks spinning for each other on a GPU that keeps far
+     * fewer resident (132 on an H100, 16 on the fake driver): refused at the call, naming the way
+     * out, instead of the blocks that never get a multiprocessor timing everyone out.
+     */
+    @Test
+    void ranksWhoseBlocksCannotAllBeResidentAreRefused() {
+        int n = 8;
+        Communicator[] comms = Communicator.initAllCuda(n, gpu, Config.defaults().withChannels(64, 64));
+        try (Arena arena = Arena.ofShared(); CudaStream s = new CudaStream(gpu)) {
+            MemorySegment buf = gpu.allocate(4L << 20, arena);
+            assertThatThrownBy(() -> comms[3].allReduce(buf, buf, 1 << 20, DataType.FLOAT32, RedOp.SUM, s))
+                    .isInstanceOf(JcclException.class)
+                    .satisfies(e -> assertThat(((JcclException) e).code()).isEqualTo(ErrorCode.INVALID_USAGE))
+                    .hasMessageContaining("rank 3").hasMessageContaining("512").hasMessageContaining("JCCL_MAX_NCHANNELS");
+            assertThatThrownBy(() -> comms[3].send(buf, 64, DataType.UINT8, 4, s))
+                    .isInstanceOf(JcclException.class).hasMessageContaining("JCCL_MIN_NCHANNELS");
+        } finally {
+            for (Communicator c : comms) {
+                c.close();
+            }
+        }
+    }
+
     @Test
     void sendRecvRingInOneGroupMovesEveryRanksBytes() {
         int n = 4;

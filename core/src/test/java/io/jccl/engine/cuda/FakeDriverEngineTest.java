@@ -84,6 +84,11 @@ class FakeDriverEngineTest {
     }
 
     @Test
+    void blocksThatCannotAllBeResidentAreRefused() {
+        new CudaCollectivesTest().ranksWhoseBlocksCannotAllBeResidentAreRefused();
+    }
+
+    @Test
     void timeoutAndSizeMismatch() {
         new CudaCollectivesTest().aRankThatNeverCallsTimesOutAndMismatchedSizesAreNamed();
     }
