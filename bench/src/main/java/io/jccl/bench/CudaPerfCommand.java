@@ -113,11 +113,16 @@ final class CudaPerfCommand {
                 comms[r].deregister(recv[r]);
             }
         } finally {
-            for (int r = 0; r < n; r++) {
-                comms[r].close();
-                if (streams[r] != null) {
-                    streams[r].close();
-                }
+            closeAll(comms, streams);
+        }
+    }
+
+    /** Closes every rank and the streams made so far (a failed set-up leaves the rest null). */
+    private static void closeAll(Communicator[] comms, CudaStream[] streams) {
+        for (int r = 0; r < comms.length; r++) {
+            comms[r].close();
+            if (streams[r] != null) {
+                streams[r].close();
             }
         }
     }
@@ -281,12 +286,7 @@ final class CudaPerfCommand {
                                 a.id() + "/" + p.id() + "x" + c.channels(), micros);
                     }
                 } finally {
-                    for (int r = 0; r < n; r++) {
-                        comms[r].close();
-                        if (streams[r] != null) {
-                            streams[r].close();
-                        }
-                    }
+                    closeAll(comms, streams);
                 }
             }
         }

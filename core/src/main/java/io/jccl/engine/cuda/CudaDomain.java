@@ -35,7 +35,7 @@ final class CudaDomain {
     private final AtomicReferenceArray<MemorySegment> functions =
             new AtomicReferenceArray<>(Kernels.PROTOCOLS.size() * Kernels.TYPES.size());
     /** Blocks of the executor kernels the GPU keeps resident at once; 0 until first asked. */
-    private int residentBlocks;
+    private volatile int residentBlocks;
     private final Map<FifoKey, Long> fifos = new HashMap<>();
     /** Which rank launched on a stream: two ranks on one stream would wait for each other forever. */
     private final Map<Long, Integer> streamOwners = new ConcurrentHashMap<>();
@@ -113,7 +113,12 @@ final class CudaDomain {
      * for up to 640 threads). Ranks sharing the GPU wait for each other inside their kernels, so all
      * their blocks must be resident together, or the waiting ones never let the others start.
      */
-    synchronized int residentBlocks() {
+    int residentBlocks() {
+        int known = residentBlocks;
+        return known != 0 ? known : countResidentBlocks();
+    }
+
+    private synchronized int countResidentBlocks() {
         if (residentBlocks == 0) {
             int perSm = Integer.MAX_VALUE;
             for (Protocol p : Protocol.values()) {

@@ -243,6 +243,16 @@ class CudaCollectivesTest {
         return b;
     }
 
+    /** Closes every rank and the streams made so far (a failed set-up leaves the rest null). */
+    private static void closeRanks(Communicator[] comms, CudaStream[] streams) {
+        for (int r = 0; r < comms.length; r++) {
+            comms[r].close();
+            if (streams[r] != null) {
+                streams[r].close();
+            }
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("cases")
     void everyRanksOutputIsTheHostEnginesBitwise(Case k) {
@@ -341,12 +351,7 @@ class CudaCollectivesTest {
                 assertThat(got).as(n + " ranks " + p + " " + c.cliName() + ": rank " + r).isEqualTo(want);
             }
         } finally {
-            for (int r = 0; r < n; r++) {
-                comms[r].close();
-                if (s[r] != null) {
-                    s[r].close();
-                }
-            }
+            closeRanks(comms, s);
         }
     }
 
@@ -405,12 +410,7 @@ class CudaCollectivesTest {
                 comms[r].deregister(out[r]);
             }
         } finally {
-            for (int r = 0; r < n; r++) {
-                comms[r].close();
-                if (s[r] != null) {
-                    s[r].close();
-                }
-            }
+            closeRanks(comms, s);
         }
     }
 
