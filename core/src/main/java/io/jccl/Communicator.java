@@ -72,10 +72,10 @@ public final class Communicator implements AutoCloseable {
         this.threadRanks = threadRanks;
     }
 
-    private Communicator(CudaComm cuda) {
+    private Communicator(CudaComm cuda, Bootstrap bootstrap) {
         this.engine = null;
         this.cuda = cuda;
-        this.bootstrap = null;
+        this.bootstrap = bootstrap;
         this.threadRanks = null;
     }
 
@@ -102,9 +102,59 @@ public final class Communicator implements AutoCloseable {
         CudaComm[] ranks = CudaComm.createAll(java.util.Collections.nCopies(n, config), device);
         Communicator[] comms = new Communicator[n];
         for (int r = 0; r < n; r++) {
-            comms[r] = new Communicator(ranks[r]);
+            comms[r] = new Communicator(ranks[r], null);
         }
         return comms;
+    }
+
+    /**
+     * Rank {@code rank} of {@code nranks} on the CUDA engine, meeting the others at the root of
+     * {@code id} as {@link #init(CommId, int, int, Config)} does: one rank per process (or several,
+     * each on its own thread), all on {@code device}, which every rank must name alike, on one host.
+     * Ranks of other processes get the receiver's FIFOs in device memory through CUDA IPC, or in
+     * pinned host memory under /dev/shm with JCCL_P2P_DISABLE (docs/gpu.md).
+     *
+     * <pre>{@code
+     * CudaDevice gpu = CudaDevice.open(0);
+     * CommId id = rank == 0 ? CommId.create() : CommId.parse(textFromRank0);
+     * try (Communicator c = Communicator.initCuda(id, nranks, rank, gpu, Config.fromEnvironment());
+     *      Arena arena = Arena.ofShared(); CudaStream s = new CudaStream(gpu)) {
+     *     MemorySegment buf = gpu.allocate(1024 * 4, arena);
+     *     c.allReduce(buf, buf, 1024, DataType.FLOAT32, RedOp.SUM, s);
+     *     s.synchronize();
+     * }
+     * }</pre>
+     */
+    public static Communicator initCuda(CommId id, int nranks, int rank, CudaDevice device, Config config) {
+        if (id == null) {
+            throw JcclException.invalidArgument(rank, "id", "is null");
+        }
+        if (device == null) {
+            throw JcclException.invalidArgument(rank, "device", "is null");
+        }
+        requireConfig(rank, config);
+        return overCuda(Bootstrap.init(id, nranks, rank, config, CUDA_TRANSPORTS), config, device);
+    }
+
+    /** This process's rank on the CUDA engine as its launcher describes it (see {@link #fromEnvironment()}), on {@code device}. */
+    public static Communicator fromEnvironmentCuda(CudaDevice device, Config config) {
+        if (device == null) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "device", "is null");
+        }
+        requireConfig(JcclException.NO_RANK, config);
+        return overCuda(Launch.bootstrap(System.getenv(), config, CUDA_TRANSPORTS), config, device);
+    }
+
+    /** The transports the CUDA engine offers to its peers. */
+    private static final Set<String> CUDA_TRANSPORTS = Set.of("cuda-p2p", "cuda-ipc", "cuda-shm");
+
+    private static Communicator overCuda(Bootstrap b, Config config, CudaDevice device) {
+        try {
+            return new Communicator(CudaComm.join(b, config, device), b);
+        } catch (RuntimeException e) {
+            b.close();
+            throw e;
+        }
     }
 
     /**
@@ -404,10 +454,10 @@ public final class Communicator implements AutoCloseable {
         if (cuda != null) {
             cuda.abort();
             cuda.close();
-            return;
+        } else {
+            engine.abort();
+            engine.close();
         }
-        engine.abort();
-        engine.close();
         if (bootstrap != null) {
             bootstrap.close();
         }
@@ -418,9 +468,9 @@ public final class Communicator implements AutoCloseable {
     public void close() {
         if (cuda != null) {
             cuda.close();
-            return;
+        } else {
+            engine.close();
         }
-        engine.close();
         if (bootstrap != null) {
             bootstrap.close();
         }

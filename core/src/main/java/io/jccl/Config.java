@@ -414,6 +414,17 @@ public final class Config {
         return c;
     }
 
+    /**
+     * As {@link #withChannels}, but the bounds count as defaults ({@link #channelBoundsGiven} false):
+     * rank 0's default bounds handed to the ranks of other processes, so that the CUDA engine still
+     * sizes channels to the GPU.
+     */
+    public Config withDefaultChannels(int min, int max) {
+        Config c = withChannels(min, max);
+        c.channelBoundsGiven = false;
+        return c;
+    }
+
     /** A tuning table to load at init (JCCL_TUNING_FILE); null for none. */
     public Config withTuningFile(Path file) {
         Config c = copy();

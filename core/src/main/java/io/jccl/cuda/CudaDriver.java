@@ -219,6 +219,20 @@ public final class CudaDriver {
         check("cuMemFreeHost", () -> Cuda.cuMemFreeHost(host));
     }
 
+    /**
+     * {@code cuMemHostRegister}: pins host memory the process already has (a mapped file under
+     * /dev/shm shared with another process), e.g. with {@link Cuda#CU_MEMHOSTREGISTER_PORTABLE}
+     * {@code |} {@link Cuda#CU_MEMHOSTREGISTER_DEVICEMAP} so that kernels reach it.
+     */
+    public static void hostRegister(MemorySegment host, int flags) {
+        check("cuMemHostRegister", () -> Cuda.cuMemHostRegister_v2(host, host.byteSize(), flags));
+    }
+
+    /** {@code cuMemHostUnregister}. */
+    public static void hostUnregister(MemorySegment host) {
+        check("cuMemHostUnregister", () -> Cuda.cuMemHostUnregister(host));
+    }
+
     /** {@code cuMemHostGetDevicePointer}: the device's address of mapped host memory. */
     public static long hostDevicePointer(MemorySegment host) {
         return longOut("cuMemHostGetDevicePointer", p -> Cuda.cuMemHostGetDevicePointer_v2(p, host, 0));

@@ -105,6 +105,112 @@ public final class CudaComm {
         return d.comms.clone();
     }
 
+    /** Domains of this process whose local ranks are still joining, by communicator id. */
+    private static final java.util.concurrent.ConcurrentHashMap<Long, CudaDomain> JOINING =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * This process's rank of a communicator whose ranks {@code bootstrap} found, perhaps in several
+     * processes, all on {@code device}'s GPU: rank 0's plan-deciding settings and tuning file reach
+     * every rank, ranks that are threads of this process share a domain (each calls this from its
+     * own thread), and a barrier ends init once every rank has joined. Collective over the bootstrap.
+     * Refused, naming the rank: ranks on another host or another GPU, and JCCL_P2P_DISABLE with
+     * JCCL_SHM_DISABLE (the GPU FIFOs have no socket transport yet).
+     */
+    public static CudaComm join(io.jccl.bootstrap.Bootstrap bootstrap, Config config, CudaDevice device) {
+        int rank = bootstrap.rank();
+        int n = bootstrap.size();
+        byte[][] all = bootstrap.allGather(rank == 0 ? io.jccl.engine.host.SharedSettings.of(config).encode() : new byte[0]);
+        io.jccl.engine.host.SharedSettings s = io.jccl.engine.host.SharedSettings.decode(all[0], rank);
+        byte[][] gpus = bootstrap.allGather(device.pciBusId().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        io.jccl.bootstrap.PeerInfo me = bootstrap.peer(rank);
+        boolean[] local = new boolean[n];
+        long[] pids = new long[n];
+        String[] names = new String[n];
+        boolean others = false;
+        for (int r = 0; r < n; r++) {
+            io.jccl.bootstrap.PeerInfo p = bootstrap.peer(r);
+            local[r] = p.sameProcess(me);
+            pids[r] = p.pid();
+            names[r] = "rank " + r + " (pid " + p.pid() + " on " + p.hostname() + ")";
+            String gpu = new String(gpus[r], java.nio.charset.StandardCharsets.US_ASCII);
+            if (!p.sameHost(me)) {
+                throw new JcclException(ErrorCode.INVALID_USAGE, rank, names[r] + " is on another host: the CUDA engine"
+                        + " connects the ranks of one host only (its FIFOs have no socket transport yet)");
+            }
+            if (!gpu.equals(device.pciBusId())) {
+                throw new JcclException(ErrorCode.INVALID_USAGE, rank, names[r] + " is on GPU " + gpu + ", this rank on "
+                        + device.pciBusId() + ": the ranks of a CUDA communicator share one GPU (its kernels order"
+                        + " their FIFO accesses for one GPU only)");
+            }
+            if (!local[r]) {
+                others = true;
+                if (p.shmDevice() != me.shmDevice() || p.shmDevice() == -1) {
+                    throw new JcclException(ErrorCode.INVALID_USAGE, rank, names[r] + " does not share this process's"
+                            + " /dev/shm, where the CUDA engine's processes meet");
+                }
+            }
+        }
+        if (others && s.p2pDisable() && s.shmDisable()) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "JCCL_P2P_DISABLE and JCCL_SHM_DISABLE leave the ranks"
+                    + " of other processes only sockets, which the CUDA engine's FIFOs do not have yet");
+        }
+        ProcessFifos.Kind kind = s.p2pDisable() ? ProcessFifos.Kind.HOST : ProcessFifos.Kind.IPC;
+        boolean shareProcesses = others;
+        CudaDomain d = JOINING.computeIfAbsent(s.commId(), id -> {
+            Config shared = s.applyTo(config);
+            ProcessFifos remote = shareProcesses ? new ProcessFifos(s.commId(), kind, pids, names, config.timeout()) : null;
+            return new CudaDomain(n, shared, device, CudaDomain.tuner(shared, n, device, s.tuningText()), remote, local);
+        });
+        if (d.device != device && !d.device.pciBusId().equals(device.pciBusId())) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the ranks of one process share one GPU: this rank is on "
+                    + device.pciBusId() + ", the others of this process on " + d.device.pciBusId());
+        }
+        if (others && rank == firstLocal(local)) {
+            io.jccl.engine.host.ShmFiles.removeStale();
+        }
+        CudaComm c = new CudaComm(d, rank, config);
+        try {
+            d.join(c);
+            if (config.debug() == Config.Debug.INFO) {
+                StringBuilder b = new StringBuilder();
+                for (int r = 0; r < n; r++) {
+                    if (r != rank) {
+                        b.append("jccl INFO rank ").append(rank).append(": ").append(names[r]).append(" via ").append(local[r]
+                                ? "P2P/device memory" : kind == ProcessFifos.Kind.IPC ? "P2P/CUDA IPC" : "SHM/pinned host memory")
+                                .append('\n');
+                    }
+                }
+                System.err.print(b);
+            }
+            synchronized (d) {
+                boolean allHere = true;
+                for (int r = 0; r < n; r++) {
+                    allHere &= !local[r] || d.comms[r] != null;
+                }
+                if (allHere) {
+                    JOINING.remove(s.commId(), d);
+                }
+            }
+            bootstrap.barrier();
+        } catch (RuntimeException e) {
+            JOINING.remove(s.commId(), d);
+            c.abort();
+            c.close();
+            throw e;
+        }
+        return c;
+    }
+
+    private static int firstLocal(boolean[] local) {
+        for (int r = 0; r < local.length; r++) {
+            if (local[r]) {
+                return r;
+            }
+        }
+        return -1;
+    }
+
     public int rank() {
         return rank;
     }
@@ -338,6 +444,7 @@ public final class CudaComm {
         WorkPacker.Launch l = new WorkPacker.Launch(CudaTuning.kernelProtocol(p), type.size(), redop,
                 DeviceScalars.bits(type, op), domain.nranks, rank, in, out, domain.slotBytes(p),
                 scratch[p.ordinal()], perLane, statusDevice, claim, domain.abortFlag, config.timeout().toNanos());
+        domain.connect(plan, shape, rank, p);
         WorkPacker.Fifos fifos = c -> c.sending() ? domain.fifo(p, c.channel(), rank, c.peer())
                 : domain.fifo(p, c.channel(), c.peer(), rank);
         try (Arena a = Arena.ofConfined()) {

@@ -27,12 +27,14 @@ public final class CudaDevice {
     private final MemorySegment context;
     private final int multiprocessors;
     private final String name;
+    private final String pciBusId;
 
-    private CudaDevice(int ordinal, MemorySegment context, int multiprocessors, String name) {
+    private CudaDevice(int ordinal, MemorySegment context, int multiprocessors, String name, String pciBusId) {
         this.ordinal = ordinal;
         this.context = context;
         this.multiprocessors = multiprocessors;
         this.name = name;
+        this.pciBusId = pciBusId;
     }
 
     /** Whether a CUDA driver with at least one GPU is there (false with the stub library or no driver). */
@@ -61,7 +63,12 @@ public final class CudaDevice {
         CudaDriver.setCurrent(ctx);
         return new CudaDevice(ordinal, ctx,
                 CudaDriver.attribute(io.jccl.bindings.cuda.Cuda.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev),
-                CudaDriver.deviceName(dev));
+                CudaDriver.deviceName(dev), CudaDriver.pciBusId(dev));
+    }
+
+    /** The GPU's PCI bus id (cuDeviceGetPCIBusId, e.g. "0000:19:00.0"): the same GPU in every process of its host. */
+    public String pciBusId() {
+        return pciBusId;
     }
 
     /** The GPU's name as the driver gives it (cuDeviceGetName), e.g. "NVIDIA H100 80GB HBM3". */

@@ -12,6 +12,7 @@ import io.jccl.tune.Tuner;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -20,7 +21,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * The ranks of one process on one GPU: the module loaded from the PTX resource, the FIFOs between
  * the ranks (in device memory: the receiver's FIFO is where the sender writes, and every rank here
  * can reach it, which is p2p on one GPU), the abort word every kernel of the domain polls, the
- * tuner and the plans. Rank 0's configuration decides plans, as on the host engine.
+ * tuner and the plans. Rank 0's configuration decides plans, as on the host engine. When the
+ * communicator has ranks in other processes too, the FIFOs of their connections come from
+ * {@link ProcessFifos} (CUDA IPC, or pinned host memory).
  */
 final class CudaDomain {
     final int nranks;
@@ -36,6 +39,7 @@ final class CudaDomain {
             new AtomicReferenceArray<>(Kernels.PROTOCOLS.size() * Kernels.TYPES.size());
     /** Blocks of the executor kernels the GPU keeps resident at once; 0 until first asked. */
     private volatile int residentBlocks;
+    /** FIFOs between ranks of this process, made on first use. */
     private final Map<FifoKey, Long> fifos = new HashMap<>();
     /** Which rank launched on a stream: two ranks on one stream would wait for each other forever. */
     private final Map<Long, Integer> streamOwners = new ConcurrentHashMap<>();
@@ -49,15 +53,32 @@ final class CudaDomain {
     final long abortFlag;
     final CudaComm[] comms;
     private int open;
+    /** The FIFOs shared with other processes; null when every rank is in this process. */
+    private final ProcessFifos remote;
+    /** Which ranks are in this process. */
+    private final boolean[] local;
+    /** Plans whose receiving connections some local rank has made (see {@link #connect}). */
+    private final Map<Object, Boolean> connected = new ConcurrentHashMap<>();
+    private volatile boolean aborted;
 
     record FifoKey(Protocol protocol, int channel, int from, int to) {
     }
 
     CudaDomain(int nranks, Config config, CudaDevice device) {
+        this(nranks, config, device, tuner(config, nranks, device, null), null, null);
+    }
+
+    /**
+     * The ranks of this process ({@code local}) of a communicator spanning processes; {@code remote}
+     * makes the FIFOs of connections with the others.
+     */
+    CudaDomain(int nranks, Config config, CudaDevice device, Tuner tuner, ProcessFifos remote, boolean[] local) {
         this.nranks = nranks;
         this.config = config;
         this.device = device;
-        this.tuner = tuner(config, nranks, device);
+        this.tuner = tuner;
+        this.remote = remote;
+        this.local = local;
         this.comms = new CudaComm[nranks];
         device.makeCurrent();
         this.setup = CudaDriver.createStream(io.jccl.bindings.cuda.Cuda.CU_STREAM_NON_BLOCKING);
@@ -65,16 +86,17 @@ final class CudaDomain {
     }
 
     /**
-     * The tuner: JCCL_TUNING_FILE's table when one is given; else the table measured on this GPU
-     * model that jccl ships, if any ({@link CudaTuning#bundledTable}), for the calls it covers;
-     * else the cost model.
+     * The tuner: JCCL_TUNING_FILE's table when one is given (its text as rank 0 read it when
+     * {@code tuningText} is not null); else the table measured on this GPU model that jccl ships,
+     * if any ({@link CudaTuning#bundledTable}), for the calls it covers; else the cost model.
      */
-    static Tuner tuner(Config config, int nranks, CudaDevice device) {
-        String bundled = config.tuningFile() == null ? CudaTuning.bundledTable(device.name()) : null;
-        if (bundled == null) {
+    static Tuner tuner(Config config, int nranks, CudaDevice device, String tuningText) {
+        String text = tuningText != null ? tuningText
+                : config.tuningFile() == null ? CudaTuning.bundledTable(device.name()) : null;
+        if (text == null) {
             return Tuner.create(config, nranks, 1);
         }
-        return Tuner.create(config, nranks, 1, Runtime.getRuntime().availableProcessors(), bundled);
+        return Tuner.create(config, nranks, 1, Runtime.getRuntime().availableProcessors(), text);
     }
 
     /** Device memory that lives as long as the domain, zeroed before any kernel sees it. */
@@ -133,9 +155,47 @@ final class CudaDomain {
     }
 
     /** Device address of the FIFO from {@code from} to {@code to} on a channel in a protocol (made on first use). */
-    synchronized long fifo(Protocol p, int channel, int from, int to) {
-        return fifos.computeIfAbsent(new FifoKey(p, channel, from, to),
-                k -> zeroed(WorkLayout.FIFO_SLOTS + WorkLayout.STEPS * slotBytes(p)));
+    long fifo(Protocol p, int channel, int from, int to) {
+        FifoKey k = new FifoKey(p, channel, from, to);
+        long bytes = WorkLayout.FIFO_SLOTS + WorkLayout.STEPS * slotBytes(p);
+        if (remote != null && !(local[from] && local[to])) {
+            // Outside the lock: a sender may wait here for another process, while other local ranks make theirs.
+            return remote.fifo(k, bytes, local[to] ? to : from, this::zeroed, () -> aborted);
+        }
+        synchronized (fifos) {
+            return fifos.computeIfAbsent(k, x -> zeroed(bytes));
+        }
+    }
+
+    /**
+     * Makes the FIFOs {@code rank} receives on in {@code plan} before any of the FIFOs it sends on,
+     * which may mean waiting for another process to make them. Every rank of a collective does the
+     * same, so none waits for a rank that waits for it. Send/recv calls need not be grouped alike on
+     * both sides, so for them every FIFO from each peer on every lane is made first too.
+     */
+    void connect(io.jccl.plan.Plan plan, Object shape, int rank, Protocol p) {
+        if (remote == null || connected.putIfAbsent(List.of(shape, rank, p), Boolean.TRUE) != null) {
+            return;
+        }
+        java.util.Set<Integer> peers = new java.util.TreeSet<>();
+        for (io.jccl.plan.Segment seg : plan.segments(rank)) {
+            for (int l = 0; l < plan.lanes(); l++) {
+                for (io.jccl.plan.Step st : seg.schedule().stepArray(rank, l)) {
+                    for (io.jccl.plan.Link from : st.recv()) {
+                        fifo(p, from.channel(), from.peer(), rank);
+                    }
+                    st.send().forEach(to -> peers.add(to.peer()));
+                    st.recv().forEach(from -> peers.add(from.peer()));
+                }
+            }
+        }
+        if (plan.collective() == io.jccl.plan.Collective.SEND_RECV) {
+            for (int peer : peers) {
+                for (int c = 0; c < plan.lanes(); c++) {
+                    fifo(p, c, peer, rank);
+                }
+            }
+        }
     }
 
     /** The lane of every connection a plan's ranks send or receive on. */
@@ -190,6 +250,7 @@ final class CudaDomain {
 
     /** Makes every kernel of the domain stop waiting (they report ABORTED). */
     void abort() {
+        aborted = true;
         device.makeCurrent();
         synchronized (setup) {
             CudaDriver.memsetAsync(abortFlag, (byte) 1, 1, setup);
@@ -208,6 +269,9 @@ final class CudaDomain {
             return;
         }
         device.makeCurrent();
+        if (remote != null) {
+            remote.close();
+        }
         if (module != null) {
             CudaDriver.unloadModule(module);
         }

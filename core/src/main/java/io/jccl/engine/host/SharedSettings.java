@@ -27,14 +27,14 @@ import java.util.stream.Collectors;
  * @param tuningFile  rank 0's tuning file name (for messages), or null
  * @param tuningText  its contents, or null
  */
-record SharedSettings(long commId, boolean p2pDisable, boolean shmDisable, long buffSize, long llBuffSize, long ll128BuffSize,
-                      String algorithms, String protocols, int minChannels, int maxChannels, double interBandwidth,
+public record SharedSettings(long commId, boolean p2pDisable, boolean shmDisable, long buffSize, long llBuffSize, long ll128BuffSize,
+                      String algorithms, String protocols, int minChannels, int maxChannels, boolean channelsGiven, double interBandwidth,
                       double interLatency, int cores, String tuningFile, String tuningText) {
-    private static final int MAGIC = 0x4a43_5333; // "JCS3"
+    private static final int MAGIC = 0x4a43_5334; // "JCS4"
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Rank 0's settings (reads its tuning file). */
-    static SharedSettings of(Config c) {
+    public static SharedSettings of(Config c) {
         String text = null;
         Path f = c.tuningFile();
         if (f != null) {
@@ -48,19 +48,23 @@ record SharedSettings(long commId, boolean p2pDisable, boolean shmDisable, long 
         return new SharedSettings(id == 0 ? 1 : id, c.p2pDisable(), c.shmDisable(), c.buffSize(Protocol.SIMPLE), c.buffSize(Protocol.LL),
                 c.buffSize(Protocol.LL128), String.join(",", c.algorithms()),
                 c.protocols().stream().map(Protocol::id).collect(Collectors.joining(",")), c.minChannels(), c.maxChannels(),
-                c.interBandwidth(), c.interLatency(), Runtime.getRuntime().availableProcessors(), f == null ? null : f.toString(), text);
+                c.channelBoundsGiven(), c.interBandwidth(), c.interLatency(), Runtime.getRuntime().availableProcessors(), f == null ? null : f.toString(), text);
     }
 
-    /** {@code own} with these plan-deciding settings; the rank keeps its timeout, debug level and the rest. */
-    Config applyTo(Config own) {
+    /**
+     * {@code own} with these plan-deciding settings; the rank keeps its timeout, debug level and the
+     * rest. Rank 0's channel bounds hold on every rank; those it left at their defaults still
+     * count as defaults (the CUDA engine sizes channels to the GPU only then).
+     */
+    public Config applyTo(Config own) {
         Config c = own.withBuffSize(Protocol.SIMPLE, buffSize).withBuffSize(Protocol.LL, llBuffSize)
                 .withBuffSize(Protocol.LL128, ll128BuffSize).withAlgorithms(algorithms).withProtocols(protocols)
-                .withChannels(minChannels, maxChannels).withInterServer(interBandwidth, interLatency)
-                .withP2pDisable(p2pDisable).withShmDisable(shmDisable);
+                .withInterServer(interBandwidth, interLatency).withP2pDisable(p2pDisable).withShmDisable(shmDisable);
+        c = channelsGiven ? c.withChannels(minChannels, maxChannels) : c.withDefaultChannels(minChannels, maxChannels);
         return c.withTuningFile(tuningFile == null ? null : Path.of(tuningFile));
     }
 
-    byte[] encode() {
+    public byte[] encode() {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         try (DataOutputStream o = new DataOutputStream(b)) {
             o.writeInt(MAGIC);
@@ -74,6 +78,7 @@ record SharedSettings(long commId, boolean p2pDisable, boolean shmDisable, long 
             writeString(o, protocols);
             o.writeInt(minChannels);
             o.writeInt(maxChannels);
+            o.writeBoolean(channelsGiven);
             o.writeDouble(interBandwidth);
             o.writeDouble(interLatency);
             o.writeInt(cores);
@@ -85,13 +90,13 @@ record SharedSettings(long commId, boolean p2pDisable, boolean shmDisable, long 
         return b.toByteArray();
     }
 
-    static SharedSettings decode(byte[] bytes, int rank) {
+    public static SharedSettings decode(byte[] bytes, int rank) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             if (in.readInt() != MAGIC) {
                 throw new IOException("not rank 0's settings");
             }
             SharedSettings s = new SharedSettings(in.readLong(), in.readBoolean(), in.readBoolean(), in.readLong(), in.readLong(),
-                    in.readLong(), readString(in), readString(in), in.readInt(), in.readInt(), in.readDouble(), in.readDouble(),
+                    in.readLong(), readString(in), readString(in), in.readInt(), in.readInt(), in.readBoolean(), in.readDouble(), in.readDouble(),
                     in.readInt(), readString(in), readString(in));
             if (in.read() != -1) {
                 throw new IOException("trailing bytes");

@@ -30,16 +30,22 @@ import java.util.Set;
  * except one holding messages for a live receiver that has yet to map it), and one left by
  * processes killed before that is removed by the next communicator of this host whose init finds
  * a pid in its name dead.
+ *
+ * <p>The CUDA engine's files between processes follow the same rules ({@link #path(long, String,
+ * int, int, int, long, long)} with a kind of its own): a FIFO in pinned host memory, or the
+ * CUDA IPC handle of a receiver's FIFO in device memory.
  */
-final class ShmFiles {
+public final class ShmFiles {
     static final Path DIR = Path.of("/dev/shm");
+    /** Bytes at the start of every file that this class's bookkeeping uses (a host FIFO's header); the user's bytes start here. */
+    public static final long HEADER = Fifo.SLOTS;
     private static final String PREFIX = "jccl-";
 
     private ShmFiles() {
     }
 
     /** Whether this host has a shared-memory file system at {@link #DIR}. */
-    static boolean available() {
+    public static boolean available() {
         return Files.isDirectory(DIR) && Files.isWritable(DIR);
     }
 
@@ -48,12 +54,16 @@ final class ShmFiles {
     }
 
     static Path path(long commId, Protocol p, int channel, int from, int to, long pidFrom, long pidTo) {
-        return DIR.resolve(prefix(commId) + p.id().toLowerCase(Locale.ROOT) + "-c" + channel + "-" + from + "-" + to + "-"
-                + pidFrom + "-" + pidTo);
+        return path(commId, p.id().toLowerCase(Locale.ROOT), channel, from, to, pidFrom, pidTo);
+    }
+
+    /** The file of connection {@code from -> to} on a channel, of a kind of file ({@code [a-z0-9]+}, no dash). */
+    public static Path path(long commId, String kind, int channel, int from, int to, long pidFrom, long pidTo) {
+        return DIR.resolve(prefix(commId) + kind + "-c" + channel + "-" + from + "-" + to + "-" + pidFrom + "-" + pidTo);
     }
 
     /** Maps the FIFO file {@code path} ({@code bytes} long), creating it if the other side has not; unlinks it if the other side mapped it already. */
-    static MemorySegment attach(Path path, long bytes, Arena arena, int rank) {
+    public static MemorySegment attach(Path path, long bytes, Arena arena, int rank) {
         MemorySegment seg;
         try (FileChannel ch = FileChannel.open(path, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
@@ -102,7 +112,7 @@ final class ShmFiles {
      * ({@link #removeStale}). Files between two other processes are theirs: ranks on different
      * "hosts" can share one {@code /dev/shm} (JCCL_HOSTID, containers sharing IPC).
      */
-    static void removeUnclaimed(long commId) {
+    public static void removeUnclaimed(long commId) {
         long me = ProcessHandle.current().pid();
         forEach(prefix(commId), p -> {
             long[] pids = pids(p);
@@ -145,7 +155,7 @@ final class ShmFiles {
     }
 
     /** Removes jccl's FIFO files that name a process no longer alive; returns how many. */
-    static int removeStale() {
+    public static int removeStale() {
         int[] removed = {0};
         forEach(PREFIX, p -> {
             long[] pids = pids(p);
@@ -157,7 +167,7 @@ final class ShmFiles {
         return removed[0];
     }
 
-    static boolean alive(long pid) {
+    public static boolean alive(long pid) {
         return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 

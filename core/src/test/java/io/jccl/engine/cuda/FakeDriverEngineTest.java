@@ -9,6 +9,7 @@ import io.jccl.proto.Protocol;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,9 +29,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * execution fake-cuda).
  */
 class FakeDriverEngineTest {
+    private static Path library;
+
     @BeforeAll
     static void fakeDriver(@TempDir Path dir) throws Exception {
-        EmulationBuild.compile(dir, "fake_cuda.cpp", "libfakecuda.so", "the fake CUDA driver", "-shared", "-fPIC");
+        library = EmulationBuild.compile(dir, "fake_cuda.cpp", "libfakecuda.so", "the fake CUDA driver", "-shared", "-fPIC");
         String before = System.getProperty("jccl.cuda.lib");
         System.setProperty("jccl.cuda.lib", dir.resolve("libfakecuda.so").toString());
         if (!Boolean.getBoolean("jccl.test.fake.cuda.jvm") && (before != null || !CudaDevice.available())) {
@@ -91,5 +94,18 @@ class FakeDriverEngineTest {
     @Test
     void timeoutAndSizeMismatch() {
         new CudaCollectivesTest().aRankThatNeverCallsTimesOutAndMismatchedSizesAreNamed();
+    }
+
+    @Test
+    void ranksOfTwoProcessesConnectThroughCudaIpc() throws Exception {
+        List<String> out = CudaProcesses.check(2, library.toString(), Map.of("JCCL_DEBUG", "INFO"));
+        assertThat(out.get(0)).contains("jccl INFO rank 0: rank 1 (pid").contains("via P2P/CUDA IPC");
+    }
+
+    @Test
+    void withP2pDisabledRanksOfThreeProcessesConnectThroughPinnedHostMemory() throws Exception {
+        List<String> out = CudaProcesses.check(3, library.toString(), Map.of("JCCL_DEBUG", "INFO", "JCCL_P2P_DISABLE", "1",
+                "JCCL_TEST_COUNT", "3001"));
+        assertThat(out.get(2)).contains("jccl INFO rank 2: rank 0 (pid").contains("via SHM/pinned host memory");
     }
 }

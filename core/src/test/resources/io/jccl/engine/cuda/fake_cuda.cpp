@@ -2,7 +2,8 @@
  * Tests only: a fake CUDA driver (libcuda's C API, the calls jccl makes) over the host emulation of
  * the kernels, so that the CUDA engine's Java side runs end to end without a GPU
  * (FakeDriverEngineTest, which loads it through jccl.cuda.lib). One device; device memory is host
- * memory the driver knows; streams are worker threads running their operations in order; a kernel
+ * memory the driver knows, each allocation a shared mapping of a memfd of its own, so that another
+ * process maps the same pages from its IPC handle (CudaMultiProcessTest); streams are worker threads running their operations in order; a kernel
  * launch runs the emulated kernel named by cuModuleGetFunction with 64 threads per block (the
  * kernels take any multiple of 32); events count completions.
  */
@@ -12,6 +13,9 @@
 #include "emu_block.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <chrono>
 #include <condition_variable>
@@ -27,20 +31,51 @@ static const unsigned EMULATED_THREADS = 64;
 
 namespace {
 std::mutex memoryLock;
-std::map<uintptr_t, std::pair<size_t, int>> allocations; /* start -> (bytes, CU_MEMORYTYPE_*) */
+/* How the fake driver holds a range: its own heap (host allocations), a shared mapping of a memfd
+ * it made (device memory, so that cuIpcOpenMemHandle in another process maps the same pages), one
+ * it opened from another process's handle, or the caller's memory it registered. */
+enum Owner { HEAP, MEMFD, OPENED, REGISTERED };
+struct Range {
+    size_t bytes;
+    int type; /* CU_MEMORYTYPE_* */
+    Owner owner;
+    int fd;
+    size_t mapped;
+};
+std::map<uintptr_t, Range> allocations; /* start -> range */
 
 void* allocate(size_t bytes, int type) {
     void* p = aligned_alloc(256, (bytes + 255) & ~(size_t)255);
     if (p == nullptr) return nullptr;
     std::lock_guard<std::mutex> g(memoryLock);
-    allocations[(uintptr_t)p] = {bytes, type};
+    allocations[(uintptr_t)p] = {bytes, type, HEAP, -1, 0};
     return p;
 }
 
-bool release(void* p) {
+void* allocateShared(size_t bytes) {
+    size_t len = (bytes + 4095) & ~(size_t)4095;
+    int fd = memfd_create("jccl-fake-device", MFD_CLOEXEC);
+    if (fd < 0) return nullptr;
+    if (ftruncate(fd, (off_t)len) != 0) { close(fd); return nullptr; }
+    void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) { close(fd); return nullptr; }
     std::lock_guard<std::mutex> g(memoryLock);
-    if (allocations.erase((uintptr_t)p) == 0) return false;
-    free(p);
+    allocations[(uintptr_t)p] = {bytes, 2 /* DEVICE */, MEMFD, fd, len};
+    return p;
+}
+
+bool release(void* p, Owner expected) {
+    Range r;
+    {
+        std::lock_guard<std::mutex> g(memoryLock);
+        auto it = allocations.find((uintptr_t)p);
+        if (it == allocations.end() || it->second.owner != expected) return false;
+        r = it->second;
+        allocations.erase(it);
+    }
+    if (r.owner == HEAP) free(p);
+    if (r.owner == MEMFD || r.owner == OPENED) munmap(p, r.mapped);
+    if (r.fd >= 0) close(r.fd);
     return true;
 }
 
@@ -49,8 +84,14 @@ int typeOf(uintptr_t p) {
     auto it = allocations.upper_bound(p);
     if (it == allocations.begin()) return 0;
     --it;
-    return p < it->first + it->second.first ? it->second.second : 0;
+    return p < it->first + it->second.bytes ? it->second.type : 0;
 }
+
+/* What a fake IPC handle holds (the real one is 64 opaque bytes). */
+struct IpcHandle {
+    uint64_t magic, pid, fd, bytes, offset;
+};
+const uint64_t IPC_MAGIC = 0x6a63636c66616b65; /* "jcclfake" */
 
 struct Stream {
     std::mutex lock;
@@ -149,6 +190,10 @@ CUresult cuDeviceGetAttribute(int* v, int attribute, int) {
     *v = 16;
     return OK;
 }
+CUresult cuDeviceGetPCIBusId(char* id, int length, int) {
+    snprintf(id, length, "0000:00:00.0");
+    return OK;
+}
 CUresult cuDeviceGetName(char* name, int length, int) {
     snprintf(name, length, "jccl fake GPU");
     return OK;
@@ -169,17 +214,54 @@ CUresult cuGetErrorString(CUresult e, const char** s) {
 }
 
 CUresult cuMemAlloc_v2(uint64_t* p, size_t bytes) {
-    void* m = allocate(bytes, 2 /* CU_MEMORYTYPE_DEVICE */);
+    void* m = allocateShared(bytes);
     if (m == nullptr) return 2;
     *p = (uint64_t)m;
     return OK;
 }
-CUresult cuMemFree_v2(uint64_t p) { return release(reinterpret_cast<void*>(p)) ? OK : INVALID_VALUE; }
+CUresult cuMemFree_v2(uint64_t p) { return release(reinterpret_cast<void*>(p), MEMFD) ? OK : INVALID_VALUE; }
 CUresult cuMemHostAlloc(void** p, size_t bytes, unsigned) {
     *p = allocate(bytes, 1 /* CU_MEMORYTYPE_HOST */);
     return *p ? OK : 2;
 }
-CUresult cuMemFreeHost(void* p) { return release(p) ? OK : INVALID_VALUE; }
+CUresult cuMemFreeHost(void* p) { return release(p, HEAP) ? OK : INVALID_VALUE; }
+CUresult cuMemHostRegister_v2(void* p, size_t bytes, unsigned) {
+    std::lock_guard<std::mutex> g(memoryLock);
+    if (p == nullptr || bytes == 0 || allocations.count((uintptr_t)p)) return INVALID_VALUE;
+    allocations[(uintptr_t)p] = {bytes, 1 /* HOST */, REGISTERED, -1, 0};
+    return OK;
+}
+CUresult cuMemHostUnregister(void* p) { return release(p, REGISTERED) ? OK : INVALID_VALUE; }
+
+/* IPC: the handle names the exporting process's memfd, which the opener maps through /proc. */
+CUresult cuIpcGetMemHandle(void* handle, uint64_t d) {
+    std::lock_guard<std::mutex> g(memoryLock);
+    auto it = allocations.find((uintptr_t)d);
+    if (it == allocations.end() || it->second.owner != MEMFD) return INVALID_VALUE;
+    IpcHandle h = {IPC_MAGIC, (uint64_t)getpid(), (uint64_t)it->second.fd, it->second.bytes, 0};
+    memset(handle, 0, 64);
+    memcpy(handle, &h, sizeof h);
+    return OK;
+}
+struct CUipcMemHandle { char reserved[64]; }; /* passed by value, as libcuda's */
+CUresult cuIpcOpenMemHandle_v2(uint64_t* d, CUipcMemHandle handle, unsigned) {
+    IpcHandle h;
+    memcpy(&h, handle.reserved, sizeof h);
+    if (h.magic != IPC_MAGIC) return INVALID_VALUE;
+    if (h.pid == (uint64_t)getpid()) return 201; /* CUDA_ERROR_INVALID_CONTEXT: not in the exporting process */
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%llu/fd/%llu", (unsigned long long)h.pid, (unsigned long long)h.fd);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) return INVALID_VALUE;
+    size_t len = (h.bytes + 4095) & ~(size_t)4095;
+    void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) { close(fd); return 2; }
+    std::lock_guard<std::mutex> g(memoryLock);
+    allocations[(uintptr_t)p] = {h.bytes, 2 /* DEVICE */, OPENED, fd, len};
+    *d = (uint64_t)p;
+    return OK;
+}
+CUresult cuIpcCloseMemHandle(uint64_t d) { return release(reinterpret_cast<void*>(d), OPENED) ? OK : INVALID_VALUE; }
 CUresult cuMemHostGetDevicePointer_v2(uint64_t* d, void* p, unsigned) { *d = (uint64_t)p; return OK; }
 
 CUresult cuPointerGetAttribute(void* data, int attribute, uint64_t p) {

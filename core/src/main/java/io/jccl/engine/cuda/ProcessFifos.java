@@ -1,0 +1,172 @@
+package io.jccl.engine.cuda;
+
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
+import io.jccl.bindings.cuda.Cuda;
+import io.jccl.cuda.CudaDriver;
+import io.jccl.engine.host.ShmFiles;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * The FIFOs between this process's ranks and ranks of other processes on the same GPU, NCCL's
+ * transports of one host:
+ *
+ * <ul>
+ *   <li>{@link Kind#IPC} (the default): the receiver's FIFO in its device memory, as between ranks
+ *       of one process; the receiver's process exports it with {@code cuIpcGetMemHandle} into a
+ *       small file under /dev/shm ({@link ShmFiles}), the sender's process opens it with
+ *       {@code cuIpcOpenMemHandle}. The receiver owns the memory, so a sender that closes early
+ *       takes nothing away from it.</li>
+ *   <li>{@link Kind#HOST} (JCCL_P2P_DISABLE, as NCCL's shm transport): the FIFO in a /dev/shm
+ *       file both processes map and pin with {@code cuMemHostRegister}; kernels reach it over the
+ *       bus. Either side may come first: a fresh file is zero, a FIFO's initial state.</li>
+ * </ul>
+ *
+ * A sender's process waits (up to the rank's timeout, giving up at once if the receiver's process
+ * dies or the domain aborts) for the receiver's process to export the FIFO, which it does the first
+ * time one of its calls uses the connection, before that call waits for anything itself.
+ */
+final class ProcessFifos {
+    enum Kind { IPC, HOST }
+
+    /** Layout of an IPC file after {@link ShmFiles#HEADER}: a ready word, then the handle. */
+    private static final long READY = ShmFiles.HEADER;
+    private static final long HANDLE = READY + 8;
+    private static final long IPC_FILE_BYTES = HANDLE + 64;
+    private static final long POLL_NANOS = 200_000;
+
+    private final long commId;
+    private final Kind kind;
+    private final long[] pid;
+    private final String[] names;
+    private final Duration timeout;
+    private final ConcurrentHashMap<CudaDomain.FifoKey, CompletableFuture<Long>> made = new ConcurrentHashMap<>();
+    /** What {@link #close} undoes, in reverse order: opened handles, registrations. */
+    private final List<Runnable> undo = new CopyOnWriteArrayList<>();
+    private final Arena mappings = Arena.ofShared();
+
+    /**
+     * @param pid   every rank's process id
+     * @param names how messages name each rank ("rank 3 (pid 123 on host)")
+     */
+    ProcessFifos(long commId, Kind kind, long[] pid, String[] names, Duration timeout) {
+        this.commId = commId;
+        this.kind = kind;
+        this.pid = pid.clone();
+        this.names = names.clone();
+        this.timeout = timeout;
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    /**
+     * The device address of the FIFO {@code k} ({@code bytes} long) between a rank of this process
+     * ({@code rank}) and a rank of another: made once, whichever local rank asks first;
+     * {@code zeroed} allocates zeroed device memory of the domain.
+     */
+    long fifo(CudaDomain.FifoKey k, long bytes, int rank, LongUnaryOperator zeroed, BooleanSupplier aborted) {
+        CompletableFuture<Long> mine = new CompletableFuture<>();
+        CompletableFuture<Long> f = made.putIfAbsent(k, mine);
+        if (f == null) {
+            try {
+                mine.complete(kind == Kind.HOST ? hostFifo(k, bytes, rank)
+                        : k.to() == rank ? export(k, bytes, rank, zeroed) : open(k, rank, aborted));
+            } catch (RuntimeException e) {
+                made.remove(k, mine);
+                mine.completeExceptionally(e);
+                throw e;
+            }
+            f = mine;
+        }
+        try {
+            return f.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+
+    private Path file(String what, CudaDomain.FifoKey k) {
+        return ShmFiles.path(commId, what + k.protocol().id().toLowerCase(Locale.ROOT), k.channel(), k.from(), k.to(),
+                pid[k.from()], pid[k.to()]);
+    }
+
+    /** HOST: the FIFO in a /dev/shm file, pinned and mapped for the GPU. */
+    private long hostFifo(CudaDomain.FifoKey k, long bytes, int rank) {
+        MemorySegment seg = ShmFiles.attach(file("gpu", k), ShmFiles.HEADER + bytes, mappings, rank);
+        CudaDriver.hostRegister(seg, Cuda.CU_MEMHOSTREGISTER_PORTABLE | Cuda.CU_MEMHOSTREGISTER_DEVICEMAP);
+        undo.add(() -> CudaDriver.hostUnregister(seg));
+        return CudaDriver.hostDevicePointer(seg) + ShmFiles.HEADER;
+    }
+
+    /** IPC, this process receives: the FIFO in its device memory, the handle written for the sender's process. */
+    private long export(CudaDomain.FifoKey k, long bytes, int rank, LongUnaryOperator zeroed) {
+        long fifo = zeroed.applyAsLong(bytes);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment handle = CudaDriver.ipcHandle(fifo, a);
+            MemorySegment file = ShmFiles.attach(file("ipc", k), IPC_FILE_BYTES, a, rank);
+            file.asSlice(HANDLE, 64).copyFrom(handle);
+            // The handle's bytes before the word that says they are there.
+            ValueLayout.JAVA_LONG.varHandle().setVolatile(file, READY, 1L);
+        }
+        return fifo;
+    }
+
+    /** IPC, this process sends: waits for the receiver's handle and opens it. */
+    private long open(CudaDomain.FifoKey k, int rank, BooleanSupplier aborted) {
+        int peer = k.to();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment file = ShmFiles.attach(file("ipc", k), IPC_FILE_BYTES, a, rank);
+            while ((long) ValueLayout.JAVA_LONG.varHandle().getVolatile(file, READY) == 0) {
+                if (aborted.getAsBoolean()) {
+                    throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator was aborted while connecting to "
+                            + names[peer]);
+                }
+                if (!ShmFiles.alive(pid[peer])) {
+                    throw new JcclException(ErrorCode.REMOTE_ERROR, rank, names[peer] + " died before it exported its FIFO"
+                            + " for channel " + k.channel() + " (" + k.protocol() + ")");
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw new JcclException(ErrorCode.TIMEOUT, rank, names[peer] + " did not export its FIFO for channel "
+                            + k.channel() + " (" + k.protocol() + ") within " + timeout.toSeconds() + " s (JCCL_TIMEOUT):"
+                            + " it has not made a call that receives from rank " + rank + " on that channel");
+                }
+                LockSupport.parkNanos(POLL_NANOS);
+            }
+            long fifo = CudaDriver.openIpcHandle(a.allocate(64, 8).copyFrom(file.asSlice(HANDLE, 64)));
+            undo.add(() -> CudaDriver.closeIpcHandle(fifo));
+            return fifo;
+        }
+    }
+
+    /** Closes opened handles and unpins and unmaps the files (the domain's last rank, the GPU idle for this process). */
+    void close() {
+        for (int i = undo.size() - 1; i >= 0; i--) {
+            try {
+                undo.get(i).run();
+            } catch (JcclException e) {
+                // the driver is going away with the process or already freed it: nothing to give back
+            }
+        }
+        mappings.close();
+        ShmFiles.removeUnclaimed(commId);
+    }
+}

@@ -1,0 +1,131 @@
+package io.jccl.engine.cuda;
+
+import io.jccl.Communicator;
+import io.jccl.Config;
+import io.jccl.DataType;
+import io.jccl.Group;
+import io.jccl.RedOp;
+import io.jccl.bootstrap.CommId;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * One CUDA rank in a process of its own, started by {@link CudaProcesses}; rank and size
+ * come from the jccl launcher's variables, the GPU is 0, the driver what {@code jccl.cuda.lib}
+ * names (the fake one) or the real one. {@code check ID_LL ID_LL128 ID_SIMPLE}: one communicator
+ * per protocol (rank 0's configuration forces it), each running all-reduce, broadcast, all-gather,
+ * reduce-scatter, all-to-all, a send/recv ring in one group and a send/recv exchange of two
+ * ungrouped calls, every element checked exactly; prints {@code ok PROTOCOL} each and exits 0, or
+ * prints the failure and exits 2.
+ */
+public final class CudaProcessRank {
+    private CudaProcessRank() {
+    }
+
+    public static void main(String[] args) {
+        try {
+            int rank = Integer.parseInt(System.getenv("JCCL_RANK"));
+            int n = Integer.parseInt(System.getenv("JCCL_NRANKS"));
+            String[] protocols = {"LL", "LL128", "Simple"};
+            CudaDevice gpu = CudaDevice.open(0);
+            long count = Long.parseLong(System.getenv().getOrDefault("JCCL_TEST_COUNT", "5000"));
+            for (int p = 0; p < 3; p++) {
+                // Only rank 0's protocol counts: the others ask for another one, in vain.
+                Config c = Config.fromEnvironment().withProtocols(rank == 0 ? protocols[p] : protocols[(p + 1) % 3]);
+                try (Communicator comm = Communicator.initCuda(CommId.parse(args[1 + p]), n, rank, gpu, c)) {
+                    String chosen = comm.choiceFor(io.jccl.plan.Collective.ALL_REDUCE, count, DataType.INT32).protocol();
+                    if (!chosen.equals(protocols[p])) {
+                        throw new AssertionError("rank " + rank + " runs " + chosen + ", rank 0 asked for " + protocols[p]);
+                    }
+                    collectives(comm, gpu, count);
+                }
+                System.out.println("ok " + protocols[p]);
+            }
+        } catch (Throwable e) {
+            System.out.println("failed: " + e);
+            e.printStackTrace(System.out);
+            System.out.flush();
+            System.exit(2);
+        }
+        System.exit(0);
+    }
+
+    static int value(int rank, long i) {
+        return (rank + 1) * 1000 + (int) (i % 977);
+    }
+
+    private static void collectives(Communicator comm, CudaDevice gpu, long count) {
+        int rank = comm.rank();
+        int n = comm.size();
+        try (Arena arena = Arena.ofShared(); CudaStream s = new CudaStream(gpu)) {
+            long elements = count * n;
+            MemorySegment host = arena.allocate(elements * 4, 16);
+            MemorySegment in = gpu.allocate(elements * 4, arena);
+            MemorySegment out = gpu.allocate(elements * 4, arena);
+            for (long i = 0; i < elements; i++) {
+                host.setAtIndex(ValueLayout.JAVA_INT, i, value(rank, i));
+            }
+            gpu.copyToDevice(in, host);
+
+            comm.allReduce(in, out, count, DataType.INT32, RedOp.SUM, s);
+            check(comm, gpu, s, host, out, count, "all-reduce", i -> {
+                long want = 0;
+                for (int r = 0; r < n; r++) {
+                    want += value(r, i);
+                }
+                return (int) want;
+            });
+            comm.broadcast(in, out, count, DataType.INT32, n - 1, s);
+            check(comm, gpu, s, host, out, count, "broadcast", i -> value(n - 1, i));
+            comm.allGather(in, out, count, DataType.INT32, s);
+            check(comm, gpu, s, host, out, elements, "all-gather", i -> value((int) (i / count), i % count));
+            comm.reduceScatter(in, out, count, DataType.INT32, RedOp.SUM, s);
+            check(comm, gpu, s, host, out, count, "reduce-scatter", i -> {
+                long want = 0;
+                for (int r = 0; r < n; r++) {
+                    want += value(r, rank * count + i);
+                }
+                return (int) want;
+            });
+            comm.allToAll(in, out, count, DataType.INT32, s);
+            // block r of the output is block `rank` of rank r's input
+            check(comm, gpu, s, host, out, elements, "all-to-all", i -> value((int) (i / count), rank * count + i % count));
+
+            int next = (rank + 1) % n;
+            int prev = (rank + n - 1) % n;
+            Group.start();
+            comm.send(in, count, DataType.INT32, next, s);
+            comm.recv(out, count, DataType.INT32, prev, s);
+            Group.end();
+            check(comm, gpu, s, host, out, count, "send/recv ring", i -> value(prev, i));
+
+            if (n % 2 == 0) {
+                // pairs (0,1), (2,3): the lower sends first, the higher receives first, no group
+                int peer = rank ^ 1;
+                if (rank < peer) {
+                    comm.send(in, count, DataType.INT32, peer, s);
+                    comm.recv(out, count, DataType.INT32, peer, s);
+                } else {
+                    comm.recv(out, count, DataType.INT32, peer, s);
+                    comm.send(in, count, DataType.INT32, peer, s);
+                }
+                check(comm, gpu, s, host, out, count, "send/recv pair", i -> value(peer, i));
+            }
+        }
+    }
+
+    private static void check(Communicator comm, CudaDevice gpu, CudaStream s, MemorySegment host, MemorySegment out,
+                              long elements, String what, java.util.function.LongToIntFunction want) {
+        s.synchronize();
+        gpu.copyToHost(host.asSlice(0, elements * 4), out);
+        for (long i = 0; i < elements; i++) {
+            int got = host.getAtIndex(ValueLayout.JAVA_INT, i);
+            if (got != want.applyAsInt(i)) {
+                throw new AssertionError("rank " + comm.rank() + " " + what + ": element " + i + " is " + got + ", expected "
+                        + want.applyAsInt(i));
+            }
+        }
+    }
+}

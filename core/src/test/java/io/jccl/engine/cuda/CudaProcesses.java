@@ -1,0 +1,94 @@
+package io.jccl.engine.cuda;
+
+import io.jccl.ChildJvm;
+import io.jccl.Config;
+import io.jccl.bootstrap.BootstrapRoot;
+import io.jccl.bootstrap.Launch;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * CUDA ranks in processes of their own ({@link CudaProcessRank}), as the GPU tests and the fake
+ * driver's tests run them: every rank's output checked, and no file of theirs left in /dev/shm.
+ */
+final class CudaProcesses {
+    private static final Config LOOPBACK = Config.defaults().withSocketIfname("lo").withBootstrapTimeout(Duration.ofSeconds(60));
+
+    private CudaProcesses() {
+    }
+
+    /**
+     * Runs {@code n} ranks, one per process, each through every protocol; {@code cudaLib} the
+     * driver they load (null: the real one); {@code env} more variables for all. Returns each
+     * rank's output.
+     */
+    static List<String> check(int n, String cudaLib, Map<String, String> env) throws Exception {
+        List<BootstrapRoot> roots = new ArrayList<>();
+        List<Process> procs = new ArrayList<>();
+        try {
+            for (int p = 0; p < 3; p++) {
+                roots.add(BootstrapRoot.start(LOOPBACK));
+            }
+            for (int r = 0; r < n; r++) {
+                List<String> cmd = ChildJvm.command("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto");
+                if (cudaLib != null) {
+                    cmd.add("-Djccl.cuda.lib=" + cudaLib);
+                }
+                cmd.add(CudaProcessRank.class.getName());
+                cmd.add("check");
+                roots.forEach(root -> cmd.add(root.id().encode()));
+                ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+                pb.environment().keySet().removeIf(k -> k.startsWith("JCCL_") || k.startsWith("OMPI_")
+                        || k.startsWith("SLURM_") || k.equals("RANK") || k.equals("WORLD_SIZE") || k.startsWith("MASTER_"));
+                pb.environment().putAll(Launch.childEnvironment(roots.getFirst().id(), r, n, r, n));
+                pb.environment().put("JCCL_SOCKET_IFNAME", "lo");
+                pb.environment().put("JCCL_BOOTSTRAP_TIMEOUT", "60");
+                pb.environment().put("JCCL_TIMEOUT", "60");
+                pb.environment().putAll(env);
+                procs.add(pb.start());
+            }
+            List<String> outputs = new ArrayList<>();
+            for (Process p : procs) {
+                boolean done = p.waitFor(150, TimeUnit.SECONDS);
+                if (!done) {
+                    p.destroyForcibly();
+                }
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(done).as("rank finished in time: " + out).isTrue();
+                assertThat(p.exitValue()).as(out).isZero();
+                assertThat(out).contains("ok LL\n", "ok LL128\n", "ok Simple\n");
+                outputs.add(out);
+            }
+            assertThat(filesOf(procs)).isEmpty();
+            return outputs;
+        } finally {
+            procs.forEach(Process::destroyForcibly);
+            roots.forEach(BootstrapRoot::close);
+        }
+    }
+
+    /** The /dev/shm files of jccl that name one of these processes. */
+    private static List<Path> filesOf(List<Process> procs) throws IOException {
+        if (!Files.isDirectory(Path.of("/dev/shm"))) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(Path.of("/dev/shm"))) {
+            return s.filter(p -> {
+                String name = p.getFileName().toString();
+                return name.startsWith("jccl-") && procs.stream().anyMatch(pr -> name.endsWith("-" + pr.pid())
+                        || name.contains("-" + pr.pid() + "-"));
+            }).toList();
+        }
+    }
+}
