@@ -8,6 +8,7 @@ import io.jccl.tune.TuningTable;
 import io.jccl.Communicator;
 import io.jccl.Config;
 import io.jccl.JcclException;
+import io.jccl.RedOp;
 import io.jccl.cuda.CudaDriver;
 import io.jccl.engine.cuda.CudaDevice;
 import io.jccl.engine.cuda.CudaStream;
@@ -34,14 +35,31 @@ final class CudaPerfCommand {
     private CudaPerfCommand() {
     }
 
-    static int run(PerfOptions options, PrintStream out, PrintStream err) {
-        if (options.processes() > 1) {
-            err.println("jccl perf --engine cuda: ranks share one GPU in one process; leave out -p");
-            return 2;
+    /** {@code args}: the arguments after {@code perf}, which {@code -p} passes on to the processes it starts. */
+    static int run(PerfOptions options, List<String> args, PrintStream out, PrintStream err) {
+        io.jccl.bootstrap.LaunchEnvironment launched;
+        try {
+            launched = PerfLauncher.launched(System.getenv());
+        } catch (JcclException e) {
+            err.println("jccl perf --engine cuda: " + e.getMessage());
+            return 1;
+        }
+        if (options.processes() > 1 || launched != null) {
+            String why = launched != null && options.processes() > 1 ? "-p starts processes itself; under " + launched.launcher()
+                    + " leave it out"
+                    : options.threads() > 1 ? "one rank per process with -p or a launcher; leave out -t"
+                    : options.table() != null ? "--table runs its ranks in one process; leave out -p" : null;
+            if (why != null) {
+                err.println("jccl perf --engine cuda: " + why);
+                return 2;
+            }
         }
         if (options.plot() != null || options.json() != null) {
             err.println("jccl perf --engine cuda: --plot and --json are for the host engine (--table times every choice here)");
             return 2;
+        }
+        if (options.processes() > 1) {
+            return PerfLauncher.launch(options, args, out, err);
         }
         if (!CudaDevice.available()) {
             err.println("jccl perf --engine cuda: no CUDA GPU (the driver libcuda.so.1, or JCCL_CUDA_LIB, reports none)");
@@ -51,7 +69,9 @@ final class CudaPerfCommand {
         try {
             CudaDevice gpu = CudaDevice.open(ordinal);
             Config config = Config.fromEnvironment();
-            sweep(options, config, gpu, out);
+            Communicator[] comms = launched != null ? new Communicator[] {Communicator.fromEnvironmentCuda(gpu, config)}
+                    : Communicator.initAllCuda(options.ranks(), gpu, config);
+            sweep(options, comms, gpu, launched == null ? 1 : launched.size(), out);
             if (options.table() != null) {
                 TuningTable table = tableSweep(options, config.withTuningFile(null), gpu, out);
                 try {
@@ -69,27 +89,36 @@ final class CudaPerfCommand {
         }
     }
 
-    private static void sweep(PerfOptions o, Config config, CudaDevice gpu, PrintStream out) {
-        int n = o.ranks();
-        Communicator[] comms = Communicator.initAllCuda(n, gpu, config);
-        CudaStream[] streams = new CudaStream[n];
+    /**
+     * The sweep over this process's ranks {@code comms} (all ranks, or this process's one of
+     * {@code processes}); the process of rank 0 prints. Across processes each size starts after a
+     * barrier and its time is the slowest process's.
+     */
+    private static void sweep(PerfOptions o, Communicator[] comms, CudaDevice gpu, int processes, PrintStream out) {
+        int n = comms[0].size();
+        boolean printer = comms[0].rank() == 0;
+        PrintStream print = printer ? out : new PrintStream(java.io.OutputStream.nullOutputStream());
+        CudaStream[] streams = new CudaStream[comms.length];
         try (Arena arena = Arena.ofShared()) {
             long bufBytes = bufferBytes(o, n);
-            MemorySegment[] send = new MemorySegment[n];
-            MemorySegment[] recv = new MemorySegment[n];
-            for (int r = 0; r < n; r++) {
+            MemorySegment[] send = new MemorySegment[comms.length];
+            MemorySegment[] recv = new MemorySegment[comms.length];
+            for (int r = 0; r < comms.length; r++) {
                 streams[r] = new CudaStream(gpu);
                 send[r] = zeroed(gpu, bufBytes, arena);
                 recv[r] = zeroed(gpu, bufBytes, arena);
                 comms[r].register(send[r]);
                 comms[r].register(recv[r]);
             }
+            Across across = processes > 1 ? new Across(comms[0], gpu, streams[0], arena) : null;
             MemorySegment copyFrom = zeroed(gpu, bufBytes, arena);
             MemorySegment copyTo = zeroed(gpu, bufBytes, arena);
-            out.printf(Locale.ROOT, "# jccl perf --engine cuda: %s on %d ranks sharing GPU %d, %s, op %s%n",
-                    o.collective().cliName(), n, gpu.ordinal(), o.type().name().toLowerCase(Locale.ROOT), o.op());
-            jitWarmUp(o, comms, send, recv, streams, out);
-            out.printf(Locale.ROOT, "# %12s %12s %16s %9s %11s %11s %8s %11s %11s %11s%n", "size(B)", "count", "algo/proto",
+            print.printf(Locale.ROOT, "# jccl perf --engine cuda: %s on %d ranks sharing GPU %d%s, %s, op %s%n",
+                    o.collective().cliName(), n, gpu.ordinal(), processes > 1 ? " (one process each, CUDA IPC"
+                            + (comms[0].config().p2pDisable() ? " disabled: pinned host memory)" : ")") : "",
+                    o.type().name().toLowerCase(Locale.ROOT), o.op());
+            jitWarmUp(o, comms, send, recv, streams, print);
+            print.printf(Locale.ROOT, "# %12s %12s %16s %9s %11s %11s %8s %11s %11s %11s%n", "size(B)", "count", "algo/proto",
                     "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong", "memcpy(us)", "memcpy(GB/s)", "busbw/copy");
             for (long bytes : o.sizes()) {
                 PerfSizes s = PerfSizes.of(o.collective(), o.type(), n, bytes);
@@ -97,23 +126,56 @@ final class CudaPerfCommand {
                     continue;
                 }
                 CollectiveCall[] calls = calls(o, comms, s, send, recv);
-                String wrong = o.check() > 0 ? Long.toString(wrongElements(o, s, gpu, calls, streams)) : "N/A";
-                double micros = time(o, calls, streams);
+                String wrong = "N/A";
+                if (o.check() > 0) {
+                    long w = wrongElements(o, s, gpu, calls, streams);
+                    wrong = Long.toString(across == null ? w : (long) across.reduce(w, RedOp.SUM));
+                }
+                double micros = time(o, calls, streams, across);
+                if (across != null) {
+                    micros = across.reduce(micros, RedOp.MAX);
+                }
                 double copyMicros = memcpyMicros(gpu, copyTo, copyFrom, s.bytes(), Math.max(o.iters(), 20), streams[0]);
                 double algbw = BusBandwidth.gbps(s.bytes(), micros);
                 double busbw = algbw * BusBandwidth.factor(o.collective(), n);
                 double copyBw = BusBandwidth.gbps(s.bytes(), copyMicros);
                 CallChoice c = comms[0].choiceFor(o.collective(), s.count(), o.type());
-                out.printf(Locale.ROOT, "  %12d %12d %16s %9.2f %11.2f %11.2f %8s %11.2f %11.2f %11.2f%n", s.bytes(), s.count(),
+                print.printf(Locale.ROOT, "  %12d %12d %16s %9.2f %11.2f %11.2f %8s %11.2f %11.2f %11.2f%n", s.bytes(), s.count(),
                         c.algorithm() + "/" + c.protocol() + "x" + c.channels(), micros, algbw, busbw, wrong, copyMicros, copyBw,
                         busbw / copyBw);
             }
-            for (int r = 0; r < n; r++) {
+            for (int r = 0; r < comms.length; r++) {
                 comms[r].deregister(send[r]);
                 comms[r].deregister(recv[r]);
             }
         } finally {
             closeAll(comms, streams);
+        }
+    }
+
+    /** One number of each process reduced over all of them: an all-reduce of one double on the GPU itself. */
+    private static final class Across {
+        private final Communicator comm;
+        private final CudaDevice gpu;
+        private final CudaStream stream;
+        private final MemorySegment device;
+        private final MemorySegment host;
+
+        Across(Communicator comm, CudaDevice gpu, CudaStream stream, Arena arena) {
+            this.comm = comm;
+            this.gpu = gpu;
+            this.stream = stream;
+            this.device = gpu.allocate(8, arena);
+            this.host = arena.allocate(8, 8);
+        }
+
+        double reduce(double v, RedOp op) {
+            host.set(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 0, v);
+            gpu.copyToDevice(device, host);
+            comm.allReduce(device, device, 1, io.jccl.DataType.FLOAT64, op, stream);
+            stream.synchronize();
+            gpu.copyToHost(host, device);
+            return host.get(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 0);
         }
     }
 
@@ -146,9 +208,10 @@ final class CudaPerfCommand {
     /**
      * Microseconds per call of every rank, on the host clock from the first launch to the end of
      * every stream, after {@code -w} warm-ups: at least {@code -n} iterations, more until they take
-     * {@code -T} milliseconds, as the host sweep times.
+     * {@code -T} milliseconds, as the host sweep times. Across processes ({@code across} not null)
+     * the most iterations any process wants, started together.
      */
-    private static double time(PerfOptions o, CollectiveCall[] calls, CudaStream[] streams) {
+    private static double time(PerfOptions o, CollectiveCall[] calls, CudaStream[] streams, Across across) {
         long w0 = System.nanoTime();
         for (int w = 0; w < o.warmup(); w++) {
             issueAll(calls, streams);
@@ -157,6 +220,10 @@ final class CudaPerfCommand {
         double perIter = o.warmup() > 0 ? (System.nanoTime() - w0) / (double) o.warmup() : 0;
         int iters = (int) Math.min(PerfCommand.MAX_TIMED_ITERS,
                 Math.max(o.iters(), perIter > 0 ? (long) Math.ceil(o.minMillis() * 1e6 / perIter) : 0));
+        if (across != null) {
+            // every process makes as many calls; the reduction also has them all start together
+            iters = (int) across.reduce(iters, RedOp.MAX);
+        }
         long t0 = System.nanoTime();
         for (int i = 0; i < iters; i++) {
             issueAll(calls, streams);
@@ -177,7 +244,7 @@ final class CudaPerfCommand {
         java.util.List<PerfSizes> small = new java.util.ArrayList<>();
         long cap = Math.min(PerfCommand.JIT_WARMUP_MAX_BYTES, o.maxBytes());
         for (long b = 8; b <= cap; b *= 4) {
-            PerfSizes x = PerfSizes.of(o.collective(), o.type(), comms.length, b);
+            PerfSizes x = PerfSizes.of(o.collective(), o.type(), comms[0].size(), b);
             if (x.count() > 0) {
                 small.add(x);
             }
@@ -206,33 +273,33 @@ final class CudaPerfCommand {
      */
     private static long wrongElements(PerfOptions o, PerfSizes s, CudaDevice gpu, CollectiveCall[] calls,
                                       CudaStream[] streams) {
-        int n = calls.length;
-        DataCheck check = new DataCheck(s.collective(), s.type(), o.op(), n, o.root(), s.count());
+        DataCheck check = new DataCheck(s.collective(), s.type(), o.op(), calls[0].comm().size(), o.root(), s.count());
         long wrong = 0;
         try (Arena host = Arena.ofConfined()) {
             for (int k = 0; k < o.check(); k++) {
-                MemorySegment[] outs = new MemorySegment[n];
-                for (int r = 0; r < n; r++) {
-                    long inBytes = calls[r].input().byteSize();
+                MemorySegment[] outs = new MemorySegment[calls.length];
+                for (int i = 0; i < calls.length; i++) {
+                    int r = calls[i].comm().rank();
+                    long inBytes = calls[i].input().byteSize();
                     MemorySegment in = host.allocate(Math.max(1, inBytes), 16).asSlice(0, inBytes);
                     check.fillInput(r, in, inBytes / s.type().size());
                     if (inBytes > 0) {
-                        gpu.copyToDevice(calls[r].input(), in);
+                        gpu.copyToDevice(calls[i].input(), in);
                     }
-                    long outBytes = calls[r].output().byteSize();
-                    outs[r] = host.allocate(Math.max(1, outBytes), 16).asSlice(0, outBytes);
-                    DataCheck.poison(outs[r]);
+                    long outBytes = calls[i].output().byteSize();
+                    outs[i] = host.allocate(Math.max(1, outBytes), 16).asSlice(0, outBytes);
+                    DataCheck.poison(outs[i]);
                     if (outBytes > 0) {
-                        gpu.copyToDevice(calls[r].output(), outs[r]);
+                        gpu.copyToDevice(calls[i].output(), outs[i]);
                     }
                 }
                 issueAll(calls, streams);
                 syncAll(streams);
-                for (int r = 0; r < n; r++) {
-                    if (outs[r].byteSize() > 0) {
-                        gpu.copyToHost(outs[r], calls[r].output());
+                for (int i = 0; i < calls.length; i++) {
+                    if (outs[i].byteSize() > 0) {
+                        gpu.copyToHost(outs[i], calls[i].output());
                     }
-                    wrong += check.countWrong(r, outs[r]);
+                    wrong += check.countWrong(calls[i].comm().rank(), outs[i]);
                 }
             }
         }
@@ -275,7 +342,7 @@ final class CudaPerfCommand {
                         double micros;
                         try {
                             c = comms[0].choiceFor(o.collective(), s.count(), o.type());
-                            micros = time(o, calls, streams);
+                            micros = time(o, calls, streams, null);
                         } catch (JcclException e) {
                             out.printf(Locale.ROOT, "# %s/%s left out: %s%n", a.id(), p.id(), e.getMessage());
                             break;

@@ -55,7 +55,7 @@ public final class Main {
                         yield 0;
                     }
                     List<String> perf = PerfEngine.strip(rest);
-                    yield PerfEngine.of(rest) == PerfEngine.CUDA ? CudaPerfCommand.run(PerfOptions.parse(perf), out, err)
+                    yield PerfEngine.of(rest) == PerfEngine.CUDA ? CudaPerfCommand.run(PerfOptions.parse(perf), rest, out, err)
                             : PerfCommand.run(PerfOptions.parse(perf), perf, out, err);
                 }
                 case "verify" -> {
