@@ -2,7 +2,8 @@
 # The GPU checks of docs/gpu.md, from a folder made by bundle.sh, on a machine with a GPU:
 # the GPU tests (CudaCollectivesTest), compute-sanitizer's memcheck and racecheck on a short
 # sweep, and the perf sweeps of the table in docs/gpu.md. Logs go to $OUT (default ./out).
-#   ./checks.sh [tests|sanitizer|perf]...     (default: all three)
+#   ./checks.sh [tests|sanitizer|perf|procs]...     (default: the first three)
+# procs: the all-reduce sweep with one rank per process (CUDA IPC, then pinned host memory).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$here/out}"
@@ -44,12 +45,32 @@ sweeps() {
     echo "perf: $out/perf.log"
 }
 
+procs() {
+    : > "$out/procs.log"
+    # Processes sharing one GPU time-slice unless MPS runs them together: a daemon of our own, in
+    # private directories, stopped at the end (the GPU's compute mode is left as it is).
+    local mps=""
+    if command -v nvidia-cuda-mps-control > /dev/null; then
+        export CUDA_MPS_PIPE_DIRECTORY="$out/mps-pipe" CUDA_MPS_LOG_DIRECTORY="$out/mps-log"
+        mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+        nvidia-cuda-mps-control -d && mps=yes
+    fi
+    echo "# MPS: ${mps:-no}" >> "$out/procs.log"
+    for p in 2 4; do
+        timeout 300 "${perf_cmd[@]}" allreduce --engine cuda -p $p -b 8 -e 256M -f 4 >> "$out/procs.log" 2>&1
+        JCCL_P2P_DISABLE=1 timeout 300 "${perf_cmd[@]}" allreduce --engine cuda -p $p -b 8 -e 64M -f 8 >> "$out/procs.log" 2>&1
+    done
+    [[ -z "$mps" ]] || echo quit | nvidia-cuda-mps-control
+    echo "procs: $out/procs.log"
+}
+
 [[ $# -gt 0 ]] || set -- tests sanitizer perf
 for what in "$@"; do
     case "$what" in
         tests) tests ;;
         sanitizer) sanitizer ;;
         perf) sweeps ;;
-        *) echo "checks.sh: unknown check $what (tests, sanitizer, perf)" >&2; exit 2 ;;
+        procs) procs ;;
+        *) echo "checks.sh: unknown check $what (tests, sanitizer, perf, procs)" >&2; exit 2 ;;
     esac
 done

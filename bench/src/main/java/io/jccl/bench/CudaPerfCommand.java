@@ -135,7 +135,9 @@ final class CudaPerfCommand {
                 if (across != null) {
                     micros = across.reduce(micros, RedOp.MAX);
                 }
-                double copyMicros = memcpyMicros(gpu, copyTo, copyFrom, s.bytes(), Math.max(o.iters(), 20), streams[0]);
+                // Rank 0's process alone: copies of several processes at once would share the GPU's memory.
+                double copyMicros = printer ? memcpyMicros(gpu, copyTo, copyFrom, s.bytes(), Math.max(o.iters(), 20), streams[0])
+                        : Double.NaN;
                 double algbw = BusBandwidth.gbps(s.bytes(), micros);
                 double busbw = algbw * BusBandwidth.factor(o.collective(), n);
                 double copyBw = BusBandwidth.gbps(s.bytes(), copyMicros);

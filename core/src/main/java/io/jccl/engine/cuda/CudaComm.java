@@ -159,7 +159,7 @@ public final class CudaComm {
         boolean shareProcesses = others;
         CudaDomain d = JOINING.computeIfAbsent(s.commId(), id -> {
             Config shared = s.applyTo(config);
-            ProcessFifos remote = shareProcesses ? new ProcessFifos(s.commId(), kind, pids, names, config.timeout()) : null;
+            ProcessFifos remote = shareProcesses ? new ProcessFifos(s.commId(), kind, pids, local, names, config.timeout()) : null;
             return new CudaDomain(n, shared, device, CudaDomain.tuner(shared, n, device, s.tuningText()), remote, local);
         });
         if (d.device != device && !d.device.pciBusId().equals(device.pciBusId())) {
@@ -180,6 +180,12 @@ public final class CudaComm {
                                 ? "P2P/device memory" : kind == ProcessFifos.Kind.IPC ? "P2P/CUDA IPC" : "SHM/pinned host memory")
                                 .append('\n');
                     }
+                }
+                if (others) {
+                    b.append("jccl INFO rank ").append(rank).append(": ranks of other processes share GPU ")
+                            .append(device.pciBusId()).append(": their kernels run at once only under MPS")
+                            .append(" (nvidia-cuda-mps-control -d); without it the GPU time-slices between the processes,")
+                            .append(" milliseconds per call (docs/gpu.md)\n");
                 }
                 System.err.print(b);
             }
@@ -477,6 +483,28 @@ public final class CudaComm {
         int code = status.get(ValueLayout.JAVA_INT, WorkLayout.offset(WorkLayout.STATUS, "code"));
         if (code != WorkLayout.STATUS_OK && failure == null) {
             failure = StatusReport.exception(rank, status, config.timeout());
+        }
+    }
+
+    /** Whether some ranks of this communicator are in other processes (whose death {@link #watchPeers} notices). */
+    boolean hasOtherProcesses() {
+        return domain.remote() != null;
+    }
+
+    /**
+     * Fails this rank, and makes every kernel of its domain stop waiting, if the process of a rank
+     * in another process has died; called while the caller waits for a stream.
+     */
+    void watchPeers() {
+        ProcessFifos remote = domain.remote();
+        int lost = remote == null ? -1 : remote.lost();
+        if (lost >= 0 && failure == null) {
+            synchronized (this) {
+                if (failure == null) {
+                    failure = new JcclException(ErrorCode.REMOTE_ERROR, rank, remote.name(lost) + " died: its process is gone");
+                }
+            }
+            domain.abort();
         }
     }
 

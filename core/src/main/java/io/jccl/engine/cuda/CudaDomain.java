@@ -248,6 +248,11 @@ final class CudaDomain {
         }
     }
 
+    /** The FIFOs shared with other processes, or null when every rank is in this process. */
+    ProcessFifos remote() {
+        return remote;
+    }
+
     /** Makes every kernel of the domain stop waiting (they report ABORTED). */
     void abort() {
         aborted = true;

@@ -69,7 +69,20 @@ public final class CudaStream implements Stream, AutoCloseable {
     @Override
     public void synchronize() {
         device.makeCurrent();
-        CudaDriver.synchronize(handle);
+        List<CudaComm> watch = watched();
+        if (watch.isEmpty()) {
+            CudaDriver.synchronize(handle);
+        } else {
+            // Polled instead of one blocking call, so that a peer process's death is noticed.
+            for (int polls = 0; !CudaDriver.streamDone(handle); polls++) {
+                watch.forEach(CudaComm::watchPeers);
+                if (polls < SPIN_POLLS) {
+                    Thread.onSpinWait();
+                } else {
+                    java.util.concurrent.locks.LockSupport.parkNanos(PARK_NANOS);
+                }
+            }
+        }
         report();
     }
 
@@ -77,10 +90,26 @@ public final class CudaStream implements Stream, AutoCloseable {
     public boolean query() {
         device.makeCurrent();
         if (!CudaDriver.streamDone(handle)) {
+            watched().forEach(CudaComm::watchPeers);
             return false;
         }
         report();
         return true;
+    }
+
+    /** Polls of a waiting {@link #synchronize()} before it sleeps between polls, and how long it sleeps. */
+    private static final int SPIN_POLLS = 2_000;
+    private static final long PARK_NANOS = 50_000;
+
+    /** The communicators with launches here that have ranks in other processes. */
+    private synchronized List<CudaComm> watched() {
+        List<CudaComm> w = new ArrayList<>();
+        for (CudaComm c : launched) {
+            if (c.hasOtherProcesses()) {
+                w.add(c);
+            }
+        }
+        return w;
     }
 
     private void report() {

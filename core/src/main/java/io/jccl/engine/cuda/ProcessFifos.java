@@ -48,9 +48,15 @@ final class ProcessFifos {
     private static final long IPC_FILE_BYTES = HANDLE + 64;
     private static final long POLL_NANOS = 200_000;
 
+    /** How often {@link #lost} looks at the other processes (a look at /proc each). */
+    private static final long CHECK_NANOS = 50_000_000;
+
     private final long commId;
     private final Kind kind;
     private final long[] pid;
+    private final boolean[] local;
+    private volatile long lastCheck;
+    private volatile int lost = -1;
     private final String[] names;
     private final Duration timeout;
     private final ConcurrentHashMap<CudaDomain.FifoKey, CompletableFuture<Long>> made = new ConcurrentHashMap<>();
@@ -60,18 +66,45 @@ final class ProcessFifos {
 
     /**
      * @param pid   every rank's process id
+     * @param local which ranks are in this process
      * @param names how messages name each rank ("rank 3 (pid 123 on host)")
      */
-    ProcessFifos(long commId, Kind kind, long[] pid, String[] names, Duration timeout) {
+    ProcessFifos(long commId, Kind kind, long[] pid, boolean[] local, String[] names, Duration timeout) {
         this.commId = commId;
         this.kind = kind;
         this.pid = pid.clone();
+        this.local = local.clone();
         this.names = names.clone();
         this.timeout = timeout;
     }
 
     Kind kind() {
         return kind;
+    }
+
+    String name(int rank) {
+        return names[rank];
+    }
+
+    /**
+     * A rank whose process has died, or -1: looks at the other processes at most every
+     * {@link #CHECK_NANOS}, whichever thread asks (kernels waiting for a dead peer would otherwise
+     * wait until their timeout).
+     */
+    int lost() {
+        int l = lost;
+        long now = System.nanoTime();
+        if (l >= 0 || now - lastCheck < CHECK_NANOS) {
+            return l;
+        }
+        lastCheck = now;
+        for (int r = 0; r < pid.length; r++) {
+            if (!local[r] && !ShmFiles.alive(pid[r])) {
+                lost = r;
+                return r;
+            }
+        }
+        return -1;
     }
 
     /**

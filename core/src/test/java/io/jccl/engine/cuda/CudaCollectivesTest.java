@@ -508,4 +508,22 @@ class CudaCollectivesTest {
             }
         }
     }
+
+    @Test
+    void ranksOfTwoProcessesSharingTheGpuConnectThroughCudaIpc() throws Exception {
+        List<String> out = CudaProcesses.check(2, null, Map.of("JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "300000"));
+        assertThat(out.get(1)).contains("via P2P/CUDA IPC");
+    }
+
+    @Test
+    void withP2pDisabledRanksOfThreeProcessesConnectThroughPinnedHostMemory() throws Exception {
+        List<String> out = CudaProcesses.check(3, null, Map.of("JCCL_DEBUG", "INFO", "JCCL_P2P_DISABLE", "1",
+                "JCCL_TEST_COUNT", "100001"));
+        assertThat(out.get(0)).contains("via SHM/pinned host memory");
+    }
+
+    @Test
+    void aRankWhoseProcessIsKilledIsNamedBySurvivorWithinSeconds() throws Exception {
+        assertThat(CudaProcesses.killOne(null)).containsPattern("rank 1 \\(pid \\d+ on [^)]+\\) died");
+    }
 }

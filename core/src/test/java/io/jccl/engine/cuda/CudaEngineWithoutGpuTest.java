@@ -58,6 +58,17 @@ class CudaEngineWithoutGpuTest {
     }
 
     @Test
+    void initCudaChecksItsArgumentsBeforeMeetingAnyone() {
+        io.jccl.bootstrap.CommId id = io.jccl.bootstrap.CommId.of("127.0.0.1", 1, new byte[32]);
+        assertThatThrownBy(() -> Communicator.initCuda(null, 2, 1, null, Config.defaults()))
+                .isInstanceOf(JcclException.class).hasMessageContaining("rank 1").hasMessageContaining("id is null");
+        assertThatThrownBy(() -> Communicator.initCuda(id, 2, 1, null, Config.defaults()))
+                .isInstanceOf(JcclException.class).hasMessageContaining("device is null");
+        assertThatThrownBy(() -> Communicator.fromEnvironmentCuda(null, Config.defaults()))
+                .isInstanceOf(JcclException.class).hasMessageContaining("device is null");
+    }
+
+    @Test
     void theHostEngineTakesRegistrationsAndRefusesNull() {
         Communicator[] comms = Communicator.initAll(1, Config.defaults());
         try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofShared()) {

@@ -18,13 +18,17 @@ import java.lang.foreign.ValueLayout;
  * per protocol (rank 0's configuration forces it), each running all-reduce, broadcast, all-gather,
  * reduce-scatter, all-to-all, a send/recv ring in one group and a send/recv exchange of two
  * ungrouped calls, every element checked exactly; prints {@code ok PROTOCOL} each and exits 0, or
- * prints the failure and exits 2.
+ * prints the failure and exits 2. {@code loop}: one communicator from the launcher's environment,
+ * all-reduces until one fails; prints {@code looping} after the first, then the failure, and exits 3.
  */
 public final class CudaProcessRank {
     private CudaProcessRank() {
     }
 
     public static void main(String[] args) {
+        if (args[0].equals("loop")) {
+            loop();
+        }
         try {
             int rank = Integer.parseInt(System.getenv("JCCL_RANK"));
             int n = Integer.parseInt(System.getenv("JCCL_NRANKS"));
@@ -50,6 +54,28 @@ public final class CudaProcessRank {
             System.exit(2);
         }
         System.exit(0);
+    }
+
+    private static void loop() {
+        try {
+            CudaDevice gpu = CudaDevice.open(0);
+            try (Communicator comm = Communicator.fromEnvironmentCuda(gpu, Config.fromEnvironment());
+                 Arena arena = Arena.ofShared(); CudaStream s = new CudaStream(gpu)) {
+                MemorySegment buf = gpu.allocate(4000, arena);
+                for (long i = 0; ; i++) {
+                    comm.allReduce(buf, buf, 1000, DataType.INT32, RedOp.SUM, s);
+                    s.synchronize();
+                    if (i == 0) {
+                        System.out.println("looping");
+                        System.out.flush();
+                    }
+                }
+            }
+        } catch (Throwable e) {
+            System.out.println("failed: " + e);
+            System.out.flush();
+            System.exit(3);
+        }
     }
 
     static int value(int rank, long i) {

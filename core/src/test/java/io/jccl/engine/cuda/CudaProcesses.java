@@ -40,23 +40,10 @@ final class CudaProcesses {
             for (int p = 0; p < 3; p++) {
                 roots.add(BootstrapRoot.start(LOOPBACK));
             }
+            List<String> ids = new ArrayList<>(List.of("check"));
+            roots.forEach(root -> ids.add(root.id().encode()));
             for (int r = 0; r < n; r++) {
-                List<String> cmd = ChildJvm.command("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto");
-                if (cudaLib != null) {
-                    cmd.add("-Djccl.cuda.lib=" + cudaLib);
-                }
-                cmd.add(CudaProcessRank.class.getName());
-                cmd.add("check");
-                roots.forEach(root -> cmd.add(root.id().encode()));
-                ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-                pb.environment().keySet().removeIf(k -> k.startsWith("JCCL_") || k.startsWith("OMPI_")
-                        || k.startsWith("SLURM_") || k.equals("RANK") || k.equals("WORLD_SIZE") || k.startsWith("MASTER_"));
-                pb.environment().putAll(Launch.childEnvironment(roots.getFirst().id(), r, n, r, n));
-                pb.environment().put("JCCL_SOCKET_IFNAME", "lo");
-                pb.environment().put("JCCL_BOOTSTRAP_TIMEOUT", "60");
-                pb.environment().put("JCCL_TIMEOUT", "60");
-                pb.environment().putAll(env);
-                procs.add(pb.start());
+                procs.add(rank(r, n, roots.getFirst(), cudaLib, env, ids.toArray(String[]::new)).start());
             }
             List<String> outputs = new ArrayList<>();
             for (Process p : procs) {
@@ -76,6 +63,62 @@ final class CudaProcesses {
             procs.forEach(Process::destroyForcibly);
             roots.forEach(BootstrapRoot::close);
         }
+    }
+
+    /**
+     * Two ranks looping over all-reduces, rank 1's process killed with SIGKILL once rank 0 runs:
+     * returns rank 0's output, once it gave up (within 20 s, exit status 3); its files are gone.
+     */
+    static String killOne(String cudaLib) throws Exception {
+        try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
+            List<Process> procs = new ArrayList<>();
+            try {
+                for (int r = 0; r < 2; r++) {
+                    procs.add(rank(r, 2, root, cudaLib, Map.of(), "loop").start());
+                }
+                Process survivor = procs.getFirst();
+                Process killed = procs.get(1);
+                java.io.InputStream in = survivor.getInputStream();
+                StringBuilder sb = new StringBuilder();
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+                while (!sb.toString().contains("looping") && System.nanoTime() < until) {
+                    int c = in.read();
+                    if (c < 0) {
+                        break;
+                    }
+                    sb.append((char) c);
+                }
+                assertThat(sb.toString()).contains("looping");
+                killed.destroyForcibly();
+                assertThat(survivor.waitFor(20, TimeUnit.SECONDS)).as("the survivor gave up").isTrue();
+                String out = sb + new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(survivor.exitValue()).as(out).isEqualTo(3);
+                assertThat(filesOf(procs)).isEmpty();
+                return out;
+            } finally {
+                procs.forEach(Process::destroyForcibly);
+            }
+        }
+    }
+
+    /** Rank {@code r}'s process: {@link CudaProcessRank} with {@code args}, meeting at {@code root}. */
+    private static ProcessBuilder rank(int r, int n, BootstrapRoot root, String cudaLib, Map<String, String> env,
+                                       String... args) {
+        List<String> cmd = ChildJvm.command("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto");
+        if (cudaLib != null) {
+            cmd.add("-Djccl.cuda.lib=" + cudaLib);
+        }
+        cmd.add(CudaProcessRank.class.getName());
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().keySet().removeIf(k -> k.startsWith("JCCL_") || k.startsWith("OMPI_")
+                || k.startsWith("SLURM_") || k.equals("RANK") || k.equals("WORLD_SIZE") || k.startsWith("MASTER_"));
+        pb.environment().putAll(Launch.childEnvironment(root.id(), r, n, r, n));
+        pb.environment().put("JCCL_SOCKET_IFNAME", "lo");
+        pb.environment().put("JCCL_BOOTSTRAP_TIMEOUT", "60");
+        pb.environment().put("JCCL_TIMEOUT", "60");
+        pb.environment().putAll(env);
+        return pb;
     }
 
     /** The /dev/shm files of jccl that name one of these processes. */

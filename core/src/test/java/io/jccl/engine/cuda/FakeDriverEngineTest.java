@@ -108,4 +108,10 @@ class FakeDriverEngineTest {
                 "JCCL_TEST_COUNT", "3001"));
         assertThat(out.get(2)).contains("jccl INFO rank 2: rank 0 (pid").contains("via SHM/pinned host memory");
     }
+
+    @Test
+    void aRankWhoseProcessIsKilledIsNamedBySurvivorWithinSeconds() throws Exception {
+        String out = CudaProcesses.killOne(library.toString());
+        assertThat(out).contains("remote_error").containsPattern("rank 1 \\(pid \\d+ on [^)]+\\) died");
+    }
 }
