@@ -61,11 +61,11 @@ class CudaEngineWithoutGpuTest {
     void initCudaChecksItsArgumentsBeforeMeetingAnyone() {
         io.jccl.bootstrap.CommId id = io.jccl.bootstrap.CommId.of("127.0.0.1", 1, new byte[32]);
         assertThatThrownBy(() -> Communicator.initCuda(null, 2, 1, null, Config.defaults()))
-                .isInstanceOf(JcclException.class).hasMessageContaining("rank 1").hasMessageContaining("id is null");
+                .isInstanceOf(JcclException.class).hasMessageContaining("rank 1").hasMessageContaining("argument 'id' is null");
         assertThatThrownBy(() -> Communicator.initCuda(id, 2, 1, null, Config.defaults()))
-                .isInstanceOf(JcclException.class).hasMessageContaining("device is null");
+                .isInstanceOf(JcclException.class).hasMessageContaining("argument 'device' is null");
         assertThatThrownBy(() -> Communicator.fromEnvironmentCuda(null, Config.defaults()))
-                .isInstanceOf(JcclException.class).hasMessageContaining("device is null");
+                .isInstanceOf(JcclException.class).hasMessageContaining("argument 'device' is null");
     }
 
     @Test
