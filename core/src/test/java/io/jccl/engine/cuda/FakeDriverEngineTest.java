@@ -114,4 +114,65 @@ class FakeDriverEngineTest {
         String out = CudaProcesses.killOne(library.toString());
         assertThat(out).contains("remote_error").containsPattern("rank 1 \\(pid \\d+ on [^)]+\\) died");
     }
+
+    /** Each rank's result of {@code body} run on its own thread, or the exception it threw. */
+    private static List<Object> onThreads(int n, java.util.function.IntFunction<Object> body) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(n);
+        try {
+            List<java.util.concurrent.Future<Object>> fs = new java.util.ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                int rank = r;
+                fs.add(pool.submit(() -> {
+                    try {
+                        return body.apply(rank);
+                    } catch (RuntimeException e) {
+                        return e;
+                    }
+                }));
+            }
+            List<Object> out = new java.util.ArrayList<>();
+            for (java.util.concurrent.Future<Object> f : fs) {
+                out.add(f.get(120, java.util.concurrent.TimeUnit.SECONDS));
+            }
+            return out;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void initCudaRanksOnThreadsOfOneProcessShareItsFifos() throws Exception {
+        io.jccl.Config c = io.jccl.Config.defaults().withSocketIfname("lo").withBootstrapTimeout(java.time.Duration.ofSeconds(30));
+        CudaDevice gpu = CudaDevice.open(0);
+        try (io.jccl.bootstrap.BootstrapRoot root = io.jccl.bootstrap.BootstrapRoot.start(c)) {
+            List<Object> sums = onThreads(2, r -> {
+                try (io.jccl.Communicator comm = io.jccl.Communicator.initCuda(root.id(), 2, r, gpu, c);
+                     java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared(); CudaStream s = new CudaStream(gpu)) {
+                    java.lang.foreign.MemorySegment host = arena.allocate(4L * 100, 4);
+                    for (int i = 0; i < 100; i++) {
+                        host.setAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, i, (r + 1) * i);
+                    }
+                    java.lang.foreign.MemorySegment buf = gpu.allocate(4L * 100, arena);
+                    gpu.copyToDevice(buf, host);
+                    comm.allReduce(buf, buf, 100, DataType.INT32, RedOp.SUM, s);
+                    s.synchronize();
+                    gpu.copyToHost(host, buf);
+                    return host.getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 99);
+                }
+            });
+            assertThat(sums).containsExactly(3 * 99, 3 * 99);
+        }
+    }
+
+    @Test
+    void initCudaRefusesRanksOnAnotherHostNamingThem() throws Exception {
+        io.jccl.Config c = io.jccl.Config.defaults().withSocketIfname("lo").withBootstrapTimeout(java.time.Duration.ofSeconds(30));
+        CudaDevice gpu = CudaDevice.open(0);
+        try (io.jccl.bootstrap.BootstrapRoot root = io.jccl.bootstrap.BootstrapRoot.start(c)) {
+            List<Object> out = onThreads(2, r -> io.jccl.Communicator.initCuda(root.id(), 2, r, gpu, c.withHostId("host" + r)));
+            assertThat(out.get(0)).isInstanceOf(io.jccl.JcclException.class);
+            assertThat(((Exception) out.get(0)).getMessage()).contains("rank 0").contains("rank 1 (pid")
+                    .contains("is on another host").contains("no socket transport yet");
+        }
+    }
 }
