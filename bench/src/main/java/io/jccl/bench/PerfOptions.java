@@ -60,6 +60,7 @@ public record PerfOptions(Collective collective, int ranks, int processes, long 
                                      and JCCL_PROTO allow at each size, each forced, and write them
                                      as a tuning table for JCCL_TUNING_FILE (docs/gpu.md)
                   --engine ENGINE    host (default) or cuda: -t ranks sharing GPU 0 (JCCL_CUDA_DEVICE),
+                                     or with -p one rank per process there (CUDA IPC; run MPS first),
                                      each size next to a device-to-device cuMemcpy of its bytes (docs/gpu.md)
             Sizes are rounded down to whole elements (and per-rank blocks for allgather, reducescatter,
             alltoall, gather and scatter, as nccl-tests does). Bus bandwidth uses nccl-tests' factors.""";
