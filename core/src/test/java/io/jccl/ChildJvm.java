@@ -1,6 +1,9 @@
 package io.jccl;
 
 import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -37,5 +40,42 @@ public final class ChildJvm {
             }
         }
         return String.join(File.pathSeparator, entries);
+    }
+
+    /**
+     * A rank's process: {@code mainClass} with {@code args} in a JVM of {@link #command}, its
+     * environment that of rank {@code rank} of {@code n} launched by jccl (one rank per process,
+     * meeting at {@code root}) on loopback with 60 s timeouts, without the variables of other
+     * launchers this JVM may have; standard error goes with standard output.
+     */
+    public static ProcessBuilder rank(io.jccl.bootstrap.CommId root, int rank, int n, List<String> jvmOptions,
+                                      String mainClass, String... args) {
+        List<String> jvm = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto"));
+        jvm.addAll(jvmOptions);
+        List<String> cmd = command(jvm.toArray(String[]::new));
+        cmd.add(mainClass);
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().keySet().removeIf(k -> k.startsWith("JCCL_") || k.startsWith("OMPI_") || k.startsWith("SLURM_")
+                || k.equals("RANK") || k.equals("WORLD_SIZE") || k.startsWith("MASTER_"));
+        pb.environment().putAll(io.jccl.bootstrap.Launch.childEnvironment(root, rank, n, rank, n));
+        pb.environment().put("JCCL_SOCKET_IFNAME", "lo");
+        pb.environment().put("JCCL_BOOTSTRAP_TIMEOUT", "60");
+        pb.environment().put("JCCL_TIMEOUT", "60");
+        return pb;
+    }
+
+    /** The files of jccl under /dev/shm that name one of these processes. */
+    public static List<Path> shmFilesOf(List<Process> procs) throws IOException {
+        if (!Files.isDirectory(Path.of("/dev/shm"))) {
+            return List.of();
+        }
+        try (java.util.stream.Stream<Path> s = Files.list(Path.of("/dev/shm"))) {
+            return s.filter(p -> {
+                String name = p.getFileName().toString();
+                return name.startsWith("jccl-") && procs.stream().anyMatch(pr -> name.endsWith("-" + pr.pid())
+                        || name.contains("-" + pr.pid() + "-"));
+            }).toList();
+        }
     }
 }

@@ -1,7 +1,6 @@
 package io.jccl;
 
 import io.jccl.bootstrap.BootstrapRoot;
-import io.jccl.bootstrap.Launch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,35 +36,15 @@ class MultiProcessTest {
 
     /** A rank's process; {@code hostId} non-null: the rank claims that host (ranks of other hosts talk over sockets). */
     private static ProcessBuilder childOnHost(int rank, int n, BootstrapRoot root, String hostId, String... args) {
-        List<String> cmd = ChildJvm.command("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto");
-        cmd.add(ProcessRank.class.getName());
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().keySet().removeIf(k -> k.startsWith("JCCL_") || k.startsWith("OMPI_") || k.startsWith("SLURM_")
-                || k.equals("RANK") || k.equals("WORLD_SIZE") || k.startsWith("MASTER_"));
-        pb.environment().putAll(Launch.childEnvironment(root.id(), rank, n, rank, n));
-        pb.environment().put("JCCL_SOCKET_IFNAME", "lo");
-        pb.environment().put("JCCL_BOOTSTRAP_TIMEOUT", "60");
-        pb.environment().put("JCCL_TIMEOUT", "60");
+        ProcessBuilder pb = ChildJvm.rank(root.id(), rank, n, List.of(), ProcessRank.class.getName(), args);
         if (hostId != null) {
             pb.environment().put("JCCL_HOSTID", hostId);
         }
-        pb.redirectErrorStream(true);
         return pb;
     }
 
-    /** The /dev/shm files of jccl that name one of these processes. */
     private static List<Path> filesOf(List<Process> procs) throws IOException {
-        if (!Files.isDirectory(Path.of("/dev/shm"))) {
-            return List.of();
-        }
-        try (Stream<Path> s = Files.list(Path.of("/dev/shm"))) {
-            return s.filter(p -> {
-                String name = p.getFileName().toString();
-                return name.startsWith("jccl-") && procs.stream().anyMatch(pr -> name.endsWith("-" + pr.pid())
-                        || name.contains("-" + pr.pid() + "-"));
-            }).toList();
-        }
+        return ChildJvm.shmFilesOf(procs);
     }
 
     @Test

@@ -80,6 +80,9 @@ class CudaDriverTest {
         calls.put("cuMemHostAlloc", () -> CudaDriver.hostAlloc(4096, Cuda.CU_MEMHOSTALLOC_PORTABLE));
         calls.put("cuMemFreeHost", () -> CudaDriver.freeHost(HANDLE));
         calls.put("cuMemHostGetDevicePointer", () -> CudaDriver.hostDevicePointer(HANDLE));
+        calls.put("cuMemHostRegister", () -> CudaDriver.hostRegister(HANDLE.reinterpret(4096),
+                Cuda.CU_MEMHOSTREGISTER_PORTABLE | Cuda.CU_MEMHOSTREGISTER_DEVICEMAP));
+        calls.put("cuMemHostUnregister", () -> CudaDriver.hostUnregister(HANDLE));
         calls.put("cuMemcpyAsync", () -> CudaDriver.copyAsync(0x1000, 0x2000, 8, MemorySegment.NULL));
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment host = arena.allocate(64);

@@ -3,18 +3,13 @@ package io.jccl.engine.cuda;
 import io.jccl.ChildJvm;
 import io.jccl.Config;
 import io.jccl.bootstrap.BootstrapRoot;
-import io.jccl.bootstrap.Launch;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,7 +52,7 @@ final class CudaProcesses {
                 assertThat(out).contains("ok LL\n", "ok LL128\n", "ok Simple\n");
                 outputs.add(out);
             }
-            assertThat(filesOf(procs)).isEmpty();
+            assertThat(ChildJvm.shmFilesOf(procs)).isEmpty();
             return outputs;
         } finally {
             procs.forEach(Process::destroyForcibly);
@@ -93,7 +88,7 @@ final class CudaProcesses {
                 assertThat(survivor.waitFor(20, TimeUnit.SECONDS)).as("the survivor gave up").isTrue();
                 String out = sb + new String(in.readAllBytes(), StandardCharsets.UTF_8);
                 assertThat(survivor.exitValue()).as(out).isEqualTo(3);
-                assertThat(filesOf(procs)).isEmpty();
+                assertThat(ChildJvm.shmFilesOf(procs)).isEmpty();
                 return out;
             } finally {
                 procs.forEach(Process::destroyForcibly);
@@ -104,34 +99,9 @@ final class CudaProcesses {
     /** Rank {@code r}'s process: {@link CudaProcessRank} with {@code args}, meeting at {@code root}. */
     private static ProcessBuilder rank(int r, int n, BootstrapRoot root, String cudaLib, Map<String, String> env,
                                        String... args) {
-        List<String> cmd = ChildJvm.command("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto");
-        if (cudaLib != null) {
-            cmd.add("-Djccl.cuda.lib=" + cudaLib);
-        }
-        cmd.add(CudaProcessRank.class.getName());
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().keySet().removeIf(k -> k.startsWith("JCCL_") || k.startsWith("OMPI_")
-                || k.startsWith("SLURM_") || k.equals("RANK") || k.equals("WORLD_SIZE") || k.startsWith("MASTER_"));
-        pb.environment().putAll(Launch.childEnvironment(root.id(), r, n, r, n));
-        pb.environment().put("JCCL_SOCKET_IFNAME", "lo");
-        pb.environment().put("JCCL_BOOTSTRAP_TIMEOUT", "60");
-        pb.environment().put("JCCL_TIMEOUT", "60");
+        ProcessBuilder pb = ChildJvm.rank(root.id(), r, n, cudaLib == null ? List.of() : List.of("-Djccl.cuda.lib=" + cudaLib),
+                CudaProcessRank.class.getName(), args);
         pb.environment().putAll(env);
         return pb;
-    }
-
-    /** The /dev/shm files of jccl that name one of these processes. */
-    private static List<Path> filesOf(List<Process> procs) throws IOException {
-        if (!Files.isDirectory(Path.of("/dev/shm"))) {
-            return List.of();
-        }
-        try (Stream<Path> s = Files.list(Path.of("/dev/shm"))) {
-            return s.filter(p -> {
-                String name = p.getFileName().toString();
-                return name.startsWith("jccl-") && procs.stream().anyMatch(pr -> name.endsWith("-" + pr.pid())
-                        || name.contains("-" + pr.pid() + "-"));
-            }).toList();
-        }
     }
 }
