@@ -72,11 +72,11 @@ public final class Communicator implements AutoCloseable {
         this.threadRanks = threadRanks;
     }
 
-    private Communicator(CudaComm cuda, Bootstrap bootstrap) {
+    private Communicator(CudaComm cuda, Bootstrap bootstrap, ThreadRanks threadRanks) {
         this.engine = null;
         this.cuda = cuda;
         this.bootstrap = bootstrap;
-        this.threadRanks = null;
+        this.threadRanks = threadRanks;
     }
 
     /**
@@ -99,10 +99,16 @@ public final class Communicator implements AutoCloseable {
         if (device == null || config == null) {
             throw JcclException.invalidArgument(JcclException.NO_RANK, device == null ? "device" : "config", "is null");
         }
-        CudaComm[] ranks = CudaComm.createAll(java.util.Collections.nCopies(n, config), device);
-        Communicator[] comms = new Communicator[n];
-        for (int r = 0; r < n; r++) {
-            comms[r] = new Communicator(ranks[r], null);
+        return initAllCuda(java.util.Collections.nCopies(n, config), device);
+    }
+
+    /** Ranks of this process on one GPU, each with its own configuration (rank 0's decides plans). */
+    private static Communicator[] initAllCuda(List<Config> configs, CudaDevice device) {
+        CudaComm[] ranks = CudaComm.createAll(configs, device);
+        ThreadRanks threads = new ThreadRanks(configs, own -> initAllCuda(own, device));
+        Communicator[] comms = new Communicator[ranks.length];
+        for (int r = 0; r < ranks.length; r++) {
+            comms[r] = new Communicator(ranks[r], null, threads);
         }
         return comms;
     }
@@ -150,7 +156,7 @@ public final class Communicator implements AutoCloseable {
 
     private static Communicator overCuda(Bootstrap b, Config config, CudaDevice device) {
         try {
-            return new Communicator(CudaComm.join(b, config, device), b);
+            return new Communicator(CudaComm.join(b, config, device), b, null);
         } catch (RuntimeException e) {
             b.close();
             throw e;
@@ -240,8 +246,9 @@ public final class Communicator implements AutoCloseable {
     /**
      * A new communicator of the ranks that pass the same {@code color}, ranked by {@code key} and
      * then by their rank here (as {@code ncclCommSplit}); null for {@link #SPLIT_NO_COLOR}. Every
-     * rank of this communicator must call it (the ranks of {@code initAll} each from its own
-     * thread); the new one outlives this one and keeps each rank's configuration.
+     * rank of this communicator must call it (the ranks of {@code initAll} and {@code initAllCuda}
+     * each from its own thread); the new one outlives this one and keeps each rank's configuration
+     * (and, on the CUDA engine, its GPU).
      *
      * <pre>{@code
      * // 8 ranks as 2 rows of 4: rank r joins row r / 4, ranked by r % 4 there
@@ -249,15 +256,19 @@ public final class Communicator implements AutoCloseable {
      * }</pre>
      */
     public Communicator split(int color, int key) {
-        if (engine == null) {
-            throw new JcclException(ErrorCode.INVALID_USAGE, rank(), "split is not available on the CUDA engine yet");
+        if (cuda != null) {
+            cuda.checkUsable();
+        } else {
+            engine.checkUsable();
         }
-        engine.checkUsable();
         if (threadRanks != null) {
             return threadRanks.split(rank(), color, key);
         }
         Bootstrap child = bootstrap.split(color, key);
-        return child == null ? null : over(child, engine.config());
+        if (child == null) {
+            return null;
+        }
+        return cuda != null ? overCuda(child, cuda.config(), cuda.device()) : over(child, engine.config());
     }
 
     /** The color of {@link #split} for ranks that join no new communicator (NCCL_SPLIT_NOCOLOR). */
@@ -291,7 +302,7 @@ public final class Communicator implements AutoCloseable {
         }
         int n = configs.size();
         HostComm[] engines = HostComm.createAll(configs);
-        ThreadRanks ranks = new ThreadRanks(configs);
+        ThreadRanks ranks = new ThreadRanks(configs, Communicator::initAll);
         Communicator[] comms = new Communicator[n];
         for (int r = 0; r < n; r++) {
             comms[r] = new Communicator(engines[r], null, ranks);

@@ -21,6 +21,8 @@ import java.util.concurrent.locks.ReentrantLock;
 final class ThreadRanks {
     private final int n;
     private final List<Config> configs;
+    /** Makes the ranks of one color, threads of this process, from their configurations (initAll, or initAllCuda's GPU). */
+    private final java.util.function.Function<List<Config>, Communicator[]> maker;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition done = lock.newCondition();
     /** Per rank, the splits it has called so far (the round of its next one). */
@@ -43,7 +45,8 @@ final class ThreadRanks {
         }
     }
 
-    ThreadRanks(List<Config> configs) {
+    ThreadRanks(List<Config> configs, java.util.function.Function<List<Config>, Communicator[]> maker) {
+        this.maker = maker;
         this.n = configs.size();
         this.configs = List.copyOf(configs);
         this.calls = new int[n];
@@ -116,7 +119,7 @@ final class ThreadRanks {
                 for (int r : members) {
                     own.add(configs.get(r));
                 }
-                Communicator[] made = Communicator.initAll(own);
+                Communicator[] made = maker.apply(own);
                 for (int i = 0; i < made.length; i++) {
                     out[members.get(i)] = made[i];
                 }
