@@ -115,117 +115,18 @@ class FakeDriverEngineTest {
         assertThat(out).contains("remote_error").containsPattern("rank 1 \\(pid \\d+ on [^)]+\\) died");
     }
 
-    /** Each rank's result of {@code body} run on its own thread, or the exception it threw. */
-    private static List<Object> onThreads(int n, java.util.function.IntFunction<Object> body) throws Exception {
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(n);
-        try {
-            List<java.util.concurrent.Future<Object>> fs = new java.util.ArrayList<>();
-            for (int r = 0; r < n; r++) {
-                int rank = r;
-                fs.add(pool.submit(() -> {
-                    try {
-                        return body.apply(rank);
-                    } catch (RuntimeException e) {
-                        return e;
-                    }
-                }));
-            }
-            List<Object> out = new java.util.ArrayList<>();
-            for (java.util.concurrent.Future<Object> f : fs) {
-                out.add(f.get(120, java.util.concurrent.TimeUnit.SECONDS));
-            }
-            return out;
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
     @Test
     void initCudaRanksOnThreadsOfOneProcessShareItsFifos() throws Exception {
-        io.jccl.Config c = io.jccl.Config.defaults().withSocketIfname("lo").withBootstrapTimeout(java.time.Duration.ofSeconds(30));
-        CudaDevice gpu = CudaDevice.open(0);
-        try (io.jccl.bootstrap.BootstrapRoot root = io.jccl.bootstrap.BootstrapRoot.start(c)) {
-            List<Object> sums = onThreads(2, r -> {
-                try (io.jccl.Communicator comm = io.jccl.Communicator.initCuda(root.id(), 2, r, gpu, c);
-                     java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared(); CudaStream s = new CudaStream(gpu)) {
-                    java.lang.foreign.MemorySegment host = arena.allocate(4L * 100, 4);
-                    for (int i = 0; i < 100; i++) {
-                        host.setAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, i, (r + 1) * i);
-                    }
-                    java.lang.foreign.MemorySegment buf = gpu.allocate(4L * 100, arena);
-                    gpu.copyToDevice(buf, host);
-                    comm.allReduce(buf, buf, 100, DataType.INT32, RedOp.SUM, s);
-                    s.synchronize();
-                    gpu.copyToHost(host, buf);
-                    return host.getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 99);
-                }
-            });
-            assertThat(sums).containsExactly(3 * 99, 3 * 99);
-        }
+        new CudaCollectivesTest().initCudaRanksOnThreadsOfOneProcessShareItsFifos();
     }
 
     @Test
     void initCudaRefusesRanksOnAnotherHostNamingThem() throws Exception {
-        io.jccl.Config c = io.jccl.Config.defaults().withSocketIfname("lo").withBootstrapTimeout(java.time.Duration.ofSeconds(30));
-        CudaDevice gpu = CudaDevice.open(0);
-        try (io.jccl.bootstrap.BootstrapRoot root = io.jccl.bootstrap.BootstrapRoot.start(c)) {
-            List<Object> out = onThreads(2, r -> io.jccl.Communicator.initCuda(root.id(), 2, r, gpu, c.withHostId("host" + r)));
-            assertThat(out.get(0)).isInstanceOf(io.jccl.JcclException.class);
-            assertThat(((Exception) out.get(0)).getMessage()).contains("rank 0").contains("rank 1 (pid")
-                    .contains("is on another host").contains("no socket transport yet");
-        }
-    }
-
-    /** Rank {@code r} of a pair all-reduces 100 int32 of value r + 1 over {@code comm}; returns element 99. */
-    private static int sumOf(io.jccl.Communicator comm, CudaDevice gpu, int r) {
-        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared(); CudaStream s = new CudaStream(gpu)) {
-            java.lang.foreign.MemorySegment host = arena.allocate(400, 4);
-            for (int i = 0; i < 100; i++) {
-                host.setAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, i, r + 1);
-            }
-            java.lang.foreign.MemorySegment buf = gpu.allocate(400, arena);
-            gpu.copyToDevice(buf, host);
-            comm.allReduce(buf, buf, 100, DataType.INT32, RedOp.SUM, s);
-            s.synchronize();
-            gpu.copyToHost(host, buf);
-            return host.getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 99);
-        }
+        new CudaCollectivesTest().initCudaRefusesRanksOnAnotherHostNamingThem();
     }
 
     @Test
     void splitMakesCudaRanksOfEachColorFromThreadsAndFromTheBootstrap() throws Exception {
-        CudaDevice gpu = CudaDevice.open(0);
-        // initAllCuda: 4 ranks as 2 rows of 2 (rank r joins row r % 2, ranked by -r there), rank 3 in none
-        io.jccl.Communicator[] all = io.jccl.Communicator.initAllCuda(4, gpu, io.jccl.Config.defaults());
-        try {
-            List<Object> rows = onThreads(4, r -> {
-                io.jccl.Communicator row = all[r].split(r == 3 ? io.jccl.Communicator.SPLIT_NO_COLOR : r % 2, -r);
-                if (row == null) {
-                    return "none";
-                }
-                try (row) {
-                    return row.rank() + "/" + row.size() + ":" + sumOf(row, gpu, r);
-                }
-            });
-            // row 0: ranks 0 and 2 (2 first, by key); row 1: rank 1 alone
-            assertThat(rows).containsExactly("1/2:4", "0/1:2", "0/2:4", "none");
-        } finally {
-            for (io.jccl.Communicator c : all) {
-                c.close();
-            }
-        }
-        // initCuda: the same split through the bootstrap
-        io.jccl.Config c = io.jccl.Config.defaults().withSocketIfname("lo").withBootstrapTimeout(java.time.Duration.ofSeconds(30));
-        try (io.jccl.bootstrap.BootstrapRoot root = io.jccl.bootstrap.BootstrapRoot.start(c)) {
-            List<Object> rows = onThreads(4, r -> {
-                try (io.jccl.Communicator comm = io.jccl.Communicator.initCuda(root.id(), 4, r, gpu, c)) {
-                    io.jccl.Communicator row = comm.split(r % 2, r);
-                    try (row) {
-                        return row.rank() + "/" + row.size() + ":" + sumOf(row, gpu, r);
-                    }
-                }
-            });
-            assertThat(rows).containsExactly("0/2:4", "0/2:6", "1/2:4", "1/2:6");
-        }
+        new CudaCollectivesTest().splitMakesCudaRanksOfEachColorFromThreadsAndFromTheBootstrap();
     }
 }
