@@ -42,10 +42,18 @@ import java.util.function.LongUnaryOperator;
 final class ProcessFifos {
     enum Kind { IPC, HOST }
 
-    /** Layout of an IPC file after {@link ShmFiles#HEADER}: a ready word, then the handle. */
+    /**
+     * Layout of an IPC file after {@link ShmFiles#HEADER}: a ready word (1: the handle is there;
+     * {@link #FAILED}: the receiver could not export, its reason follows), the handle, the reason
+     * (length, UTF-8 bytes).
+     */
     private static final long READY = ShmFiles.HEADER;
     private static final long HANDLE = READY + 8;
-    private static final long IPC_FILE_BYTES = HANDLE + 64;
+    private static final long REASON = HANDLE + 64;
+    private static final int REASON_BYTES = 508;
+    private static final long IPC_FILE_BYTES = REASON + 4 + REASON_BYTES;
+    private static final long FAILED = -1;
+    private static final String HINT = "; JCCL_P2P_DISABLE=1 puts the FIFOs between processes in pinned host memory instead";
     private static final long POLL_NANOS = 200_000;
 
     /** How often {@link #lost} looks at the other processes (a look at /proc each). */
@@ -63,6 +71,8 @@ final class ProcessFifos {
     /** What {@link #close} undoes, in reverse order: opened handles, registrations. */
     private final List<Runnable> undo = new CopyOnWriteArrayList<>();
     private final Arena mappings = Arena.ofShared();
+    /** IPC files holding the reason an export failed, with the sender's process id. */
+    private final java.util.Map<Path, Long> failedExports = new ConcurrentHashMap<>();
 
     /**
      * @param pid   every rank's process id
@@ -153,8 +163,21 @@ final class ProcessFifos {
     private long export(CudaDomain.FifoKey k, long bytes, int rank, LongUnaryOperator zeroed) {
         long fifo = zeroed.applyAsLong(bytes);
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment handle = CudaDriver.ipcHandle(fifo, a);
             MemorySegment file = ShmFiles.attach(file("ipc", k), IPC_FILE_BYTES, a, rank);
+            MemorySegment handle;
+            try {
+                handle = CudaDriver.ipcHandle(fifo, a);
+            } catch (JcclException e) {
+                // The sender's process is told at once instead of waiting for its timeout.
+                byte[] why = e.getMessage().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                int n = Math.min(why.length, REASON_BYTES);
+                file.set(ValueLayout.JAVA_INT, REASON, n);
+                file.asSlice(REASON + 4, n).copyFrom(MemorySegment.ofArray(why).asSlice(0, n));
+                ValueLayout.JAVA_LONG.varHandle().setVolatile(file, READY, FAILED);
+                failedExports.put(file("ipc", k), pid[k.from()]);
+                throw new JcclException(ErrorCode.SYSTEM_ERROR, rank, "cannot export the FIFO from " + names[k.from()]
+                        + " through CUDA IPC: " + e.getMessage() + HINT, e);
+            }
             file.asSlice(HANDLE, 64).copyFrom(handle);
             // The handle's bytes before the word that says they are there.
             ValueLayout.JAVA_LONG.varHandle().setVolatile(file, READY, 1L);
@@ -168,12 +191,16 @@ final class ProcessFifos {
         long deadline = System.nanoTime() + timeout.toNanos();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment file = ShmFiles.attach(file("ipc", k), IPC_FILE_BYTES, a, rank);
-            while ((long) ValueLayout.JAVA_LONG.varHandle().getVolatile(file, READY) == 0) {
+            long ready;
+            while ((ready = (long) ValueLayout.JAVA_LONG.varHandle().getVolatile(file, READY)) == 0) {
                 if (aborted.getAsBoolean()) {
                     throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator was aborted while connecting to "
                             + names[peer]);
                 }
                 if (!ShmFiles.alive(pid[peer])) {
+                    if ((long) ValueLayout.JAVA_LONG.varHandle().getVolatile(file, READY) != 0) {
+                        continue; // what it wrote before it died
+                    }
                     throw new JcclException(ErrorCode.REMOTE_ERROR, rank, names[peer] + " died before it exported its FIFO"
                             + " for channel " + k.channel() + " (" + k.protocol() + ")");
                 }
@@ -184,7 +211,20 @@ final class ProcessFifos {
                 }
                 LockSupport.parkNanos(POLL_NANOS);
             }
-            long fifo = CudaDriver.openIpcHandle(a.allocate(64, 8).copyFrom(file.asSlice(HANDLE, 64)));
+            if (ready == FAILED) {
+                int n = Math.clamp(file.get(ValueLayout.JAVA_INT, REASON), 0, REASON_BYTES);
+                String why = new String(file.asSlice(REASON + 4, n).toArray(ValueLayout.JAVA_BYTE),
+                        java.nio.charset.StandardCharsets.UTF_8);
+                throw new JcclException(ErrorCode.REMOTE_ERROR, rank, names[peer] + " could not export its FIFO through"
+                        + " CUDA IPC (" + why + ")" + HINT);
+            }
+            long fifo;
+            try {
+                fifo = CudaDriver.openIpcHandle(a.allocate(64, 8).copyFrom(file.asSlice(HANDLE, 64)));
+            } catch (JcclException e) {
+                throw new JcclException(ErrorCode.SYSTEM_ERROR, rank, "cannot open the FIFO of " + names[peer]
+                        + " through CUDA IPC: " + e.getMessage() + HINT, e);
+            }
             undo.add(() -> CudaDriver.closeIpcHandle(fifo));
             return fifo;
         }
@@ -200,6 +240,7 @@ final class ProcessFifos {
             }
         }
         mappings.close();
-        ShmFiles.removeUnclaimed(commId);
+        // A failed export's reason stays for a sender whose process lives on and has not read it.
+        ShmFiles.removeUnclaimed(commId, p -> failedExports.containsKey(p) && ShmFiles.alive(failedExports.get(p)));
     }
 }

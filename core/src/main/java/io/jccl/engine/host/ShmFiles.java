@@ -113,6 +113,15 @@ public final class ShmFiles {
      * "hosts" can share one {@code /dev/shm} (JCCL_HOSTID, containers sharing IPC).
      */
     public static void removeUnclaimed(long commId) {
+        removeUnclaimed(commId, p -> false);
+    }
+
+    /**
+     * As {@link #removeUnclaimed(long)}, also keeping the files {@code keep} names (a note for a
+     * live peer that has yet to read it; its own close, or the next init on this host once it is
+     * dead, removes it).
+     */
+    public static void removeUnclaimed(long commId, java.util.function.Predicate<Path> keep) {
         long me = ProcessHandle.current().pid();
         forEach(prefix(commId), p -> {
             long[] pids = pids(p);
@@ -120,6 +129,9 @@ public final class ShmFiles {
                 return;
             }
             if (pids[0] == me && pids[1] != me && alive(pids[1]) && holdsMessages(p)) {
+                return;
+            }
+            if (keep.test(p)) {
                 return;
             }
             delete(p);

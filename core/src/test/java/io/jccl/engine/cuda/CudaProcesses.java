@@ -61,6 +61,43 @@ final class CudaProcesses {
     }
 
     /**
+     * Runs {@code env.size()} ranks as {@link #check} does, rank r with {@code env.get(r)} added,
+     * where every one must fail (exit status 2) within {@code seconds}; returns their outputs.
+     */
+    static List<String> failing(String cudaLib, List<Map<String, String>> env, int seconds) throws Exception {
+        int n = env.size();
+        List<BootstrapRoot> roots = new ArrayList<>();
+        List<Process> procs = new ArrayList<>();
+        try {
+            for (int p = 0; p < 3; p++) {
+                roots.add(BootstrapRoot.start(LOOPBACK));
+            }
+            List<String> ids = new ArrayList<>(List.of("check"));
+            roots.forEach(root -> ids.add(root.id().encode()));
+            for (int r = 0; r < n; r++) {
+                procs.add(rank(r, n, roots.getFirst(), cudaLib, env.get(r), ids.toArray(String[]::new)).start());
+            }
+            List<String> outputs = new ArrayList<>();
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            for (Process p : procs) {
+                boolean done = p.waitFor(Math.max(1, until - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (!done) {
+                    p.destroyForcibly();
+                }
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(done).as("rank gave up within " + seconds + " s: " + out).isTrue();
+                assertThat(p.exitValue()).as(out).isEqualTo(2);
+                outputs.add(out);
+            }
+            assertThat(ChildJvm.shmFilesOf(procs)).isEmpty();
+            return outputs;
+        } finally {
+            procs.forEach(Process::destroyForcibly);
+            roots.forEach(BootstrapRoot::close);
+        }
+    }
+
+    /**
      * Two ranks looping over all-reduces, rank 1's process killed with SIGKILL once rank 0 runs:
      * returns rank 0's output, once it gave up (within 20 s, exit status 3); its files are gone.
      */

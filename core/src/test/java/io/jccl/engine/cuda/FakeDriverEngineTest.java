@@ -129,4 +129,15 @@ class FakeDriverEngineTest {
     void splitMakesCudaRanksOfEachColorFromThreadsAndFromTheBootstrap() throws Exception {
         new CudaCollectivesTest().splitMakesCudaRanksOfEachColorFromThreadsAndFromTheBootstrap();
     }
+
+    @Test
+    void withoutCudaIpcInOneProcessBothFailAtOnceNamingItAndTheWayOut() throws Exception {
+        // JCCL_TIMEOUT is 60 s in the ranks: failing within 30 s means nobody waited for it
+        List<String> out = CudaProcesses.failing(library.toString(),
+                List.of(Map.of(), Map.of("JCCL_FAKE_IPC_UNSUPPORTED", "1")), 30);
+        assertThat(out.get(1)).contains("cannot export the FIFO from rank 0").contains("cuIpcGetMemHandle")
+                .contains("JCCL_P2P_DISABLE=1");
+        assertThat(out.get(0)).containsPattern("rank 1 \\(pid \\d+ on [^)]+\\) could not export its FIFO through CUDA IPC")
+                .contains("JCCL_P2P_DISABLE=1");
+    }
 }

@@ -74,4 +74,21 @@ class ShmFilesTest {
 
         assertThat(forTheDead).doesNotExist();
     }
+
+    @Test
+    void filesTheCallerKeepsStayAndTheOthersOfThisProcessGo() throws IOException {
+        long me = ProcessHandle.current().pid();
+        long other = ProcessHandle.current().parent().orElseThrow().pid();
+        Path note = ShmFiles.path(COMM, "ipcsimple", 0, 1, 0, other, me);
+        Path plain = ShmFiles.path(COMM, "ipcsimple", 1, 1, 0, other, me);
+        for (Path p : List.of(note, plain)) {
+            Files.write(p, new byte[(int) ShmFiles.HEADER + 64]);
+            made.add(p);
+        }
+
+        ShmFiles.removeUnclaimed(COMM, note::equals);
+
+        assertThat(note).as("kept for its reader").exists();
+        assertThat(plain).doesNotExist();
+    }
 }

@@ -235,6 +235,8 @@ CUresult cuMemHostUnregister(void* p) { return release(p, REGISTERED) ? OK : INV
 
 /* IPC: the handle names the exporting process's memfd, which the opener maps through /proc. */
 CUresult cuIpcGetMemHandle(void* handle, uint64_t d) {
+    /* JCCL_FAKE_IPC_UNSUPPORTED: a driver or container without CUDA IPC, as tests need one */
+    if (getenv("JCCL_FAKE_IPC_UNSUPPORTED") != nullptr) return 801; /* CUDA_ERROR_NOT_SUPPORTED */
     std::lock_guard<std::mutex> g(memoryLock);
     auto it = allocations.find((uintptr_t)d);
     if (it == allocations.end() || it->second.owner != MEMFD) return INVALID_VALUE;
