@@ -78,4 +78,19 @@ public final class ChildJvm {
             }).toList();
         }
     }
+
+    /** What {@code p} printed until {@code marker} appeared, it ended, or {@code seconds} passed (a read may block past them). */
+    public static String readUntil(Process p, String marker, int seconds) throws IOException {
+        java.io.InputStream in = p.getInputStream();
+        StringBuilder sb = new StringBuilder();
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(seconds);
+        while (!sb.toString().contains(marker) && System.nanoTime() < until) {
+            int c = in.read();
+            if (c < 0) {
+                break;
+            }
+            sb.append((char) c);
+        }
+        return sb.toString();
+    }
 }

@@ -142,21 +142,12 @@ class MultiProcessTest {
                 }
                 Process survivor = procs.getFirst();
                 Process killed = procs.get(1);
-                java.io.InputStream in = survivor.getInputStream();
-                StringBuilder sb = new StringBuilder();
-                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (!sb.toString().contains("looping") && System.nanoTime() < until) {
-                    int c = in.read();
-                    if (c < 0) {
-                        break;
-                    }
-                    sb.append((char) c);
-                }
-                assertThat(sb.toString()).contains("looping");
+                String sb = ChildJvm.readUntil(survivor, "looping", 60);
+                assertThat(sb).contains("looping");
                 Thread.sleep(200);
                 killed.destroyForcibly();
                 assertThat(survivor.waitFor(20, TimeUnit.SECONDS)).as("the survivor gave up").isTrue();
-                String out = sb + new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                String out = sb + new String(survivor.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 assertThat(survivor.exitValue()).as(out).isEqualTo(3);
                 assertThat(out).contains("lost its connection with rank 1 (pid " + killed.pid());
             } finally {

@@ -29,35 +29,9 @@ final class CudaProcesses {
      * rank's output.
      */
     static List<String> check(int n, String cudaLib, Map<String, String> env) throws Exception {
-        List<BootstrapRoot> roots = new ArrayList<>();
-        List<Process> procs = new ArrayList<>();
-        try {
-            for (int p = 0; p < 3; p++) {
-                roots.add(BootstrapRoot.start(LOOPBACK));
-            }
-            List<String> ids = new ArrayList<>(List.of("check"));
-            roots.forEach(root -> ids.add(root.id().encode()));
-            for (int r = 0; r < n; r++) {
-                procs.add(rank(r, n, roots.getFirst(), cudaLib, env, ids.toArray(String[]::new)).start());
-            }
-            List<String> outputs = new ArrayList<>();
-            for (Process p : procs) {
-                boolean done = p.waitFor(150, TimeUnit.SECONDS);
-                if (!done) {
-                    p.destroyForcibly();
-                }
-                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                assertThat(done).as("rank finished in time: " + out).isTrue();
-                assertThat(p.exitValue()).as(out).isZero();
-                assertThat(out).contains("ok LL\n", "ok LL128\n", "ok Simple\n");
-                outputs.add(out);
-            }
-            assertThat(ChildJvm.shmFilesOf(procs)).isEmpty();
-            return outputs;
-        } finally {
-            procs.forEach(Process::destroyForcibly);
-            roots.forEach(BootstrapRoot::close);
-        }
+        List<String> outputs = run(cudaLib, java.util.Collections.nCopies(n, env), 150, 0);
+        outputs.forEach(out -> assertThat(out).contains("ok LL\n", "ok LL128\n", "ok Simple\n"));
+        return outputs;
     }
 
     /**
@@ -65,6 +39,11 @@ final class CudaProcesses {
      * where every one must fail (exit status 2) within {@code seconds}; returns their outputs.
      */
     static List<String> failing(String cudaLib, List<Map<String, String>> env, int seconds) throws Exception {
+        return run(cudaLib, env, seconds, 2);
+    }
+
+    /** {@link CudaProcessRank}'s check in {@code env.size()} processes, each to end with {@code status} within {@code seconds}. */
+    private static List<String> run(String cudaLib, List<Map<String, String>> env, int seconds, int status) throws Exception {
         int n = env.size();
         List<BootstrapRoot> roots = new ArrayList<>();
         List<Process> procs = new ArrayList<>();
@@ -85,8 +64,8 @@ final class CudaProcesses {
                     p.destroyForcibly();
                 }
                 String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                assertThat(done).as("rank gave up within " + seconds + " s: " + out).isTrue();
-                assertThat(p.exitValue()).as(out).isEqualTo(2);
+                assertThat(done).as("rank ended within " + seconds + " s: " + out).isTrue();
+                assertThat(p.exitValue()).as(out).isEqualTo(status);
                 outputs.add(out);
             }
             assertThat(ChildJvm.shmFilesOf(procs)).isEmpty();
@@ -110,20 +89,11 @@ final class CudaProcesses {
                 }
                 Process survivor = procs.getFirst();
                 Process killed = procs.get(1);
-                java.io.InputStream in = survivor.getInputStream();
-                StringBuilder sb = new StringBuilder();
-                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-                while (!sb.toString().contains("looping") && System.nanoTime() < until) {
-                    int c = in.read();
-                    if (c < 0) {
-                        break;
-                    }
-                    sb.append((char) c);
-                }
-                assertThat(sb.toString()).contains("looping");
+                String sb = ChildJvm.readUntil(survivor, "looping", 90);
+                assertThat(sb).contains("looping");
                 killed.destroyForcibly();
                 assertThat(survivor.waitFor(20, TimeUnit.SECONDS)).as("the survivor gave up").isTrue();
-                String out = sb + new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                String out = sb + new String(survivor.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 assertThat(survivor.exitValue()).as(out).isEqualTo(3);
                 assertThat(ChildJvm.shmFilesOf(procs)).isEmpty();
                 return out;
