@@ -162,10 +162,6 @@ public final class CudaComm {
             ProcessFifos remote = shareProcesses ? new ProcessFifos(s.commId(), kind, pids, local, names, config.timeout()) : null;
             return new CudaDomain(n, shared, device, CudaDomain.tuner(shared, n, device, s.tuningText()), remote, local);
         });
-        if (d.device != device && !d.device.pciBusId().equals(device.pciBusId())) {
-            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the ranks of one process share one GPU: this rank is on "
-                    + device.pciBusId() + ", the others of this process on " + d.device.pciBusId());
-        }
         if (others && rank == firstLocal(local)) {
             io.jccl.engine.host.ShmFiles.removeStale();
         }
@@ -288,7 +284,7 @@ public final class CudaComm {
     /** Plans the call or group (collectives in order, then the sends and receives as one launch) and launches it on {@code s}. */
     public void submit(List<CollectiveArgs> collectives, List<P2pArgs> p2p, CudaStream s) {
         checkUsable();
-        if (s.device() != domain.device) {
+        if (!s.device().pciBusId().equals(domain.device.pciBusId())) {
             throw JcclException.invalidArgument(rank, "stream", "belongs to " + s.device() + ", not " + domain.device);
         }
         for (CollectiveArgs a : collectives) {

@@ -174,7 +174,8 @@ final class CudaDomain {
      * both sides, so for them every FIFO from each peer on every lane is made first too.
      */
     void connect(io.jccl.plan.Plan plan, Object shape, int rank, Protocol p) {
-        if (remote == null || connected.putIfAbsent(List.of(shape, rank, p), Boolean.TRUE) != null) {
+        List<Object> key = List.of(shape, rank, p);
+        if (remote == null || connected.containsKey(key)) {
             return;
         }
         java.util.Set<Integer> peers = new java.util.TreeSet<>();
@@ -196,6 +197,8 @@ final class CudaDomain {
                 }
             }
         }
+        // Only once all are made: a failed export is tried again by the next call of this shape.
+        connected.put(key, Boolean.TRUE);
     }
 
     /** The lane of every connection a plan's ranks send or receive on. */
