@@ -488,16 +488,22 @@ public final class CudaComm {
     }
 
     /**
-     * Fails this rank, and makes every kernel of its domain stop waiting, if the process of a rank
-     * in another process has died; called while the caller waits for a stream.
+     * Fails this rank, and makes every kernel of its domain stop waiting, if a rank in another
+     * process has died or aborted; called while the caller waits for a stream.
      */
     void watchPeers() {
         ProcessFifos remote = domain.remote();
-        int lost = remote == null ? -1 : remote.lost();
-        if (lost >= 0 && failure == null) {
+        if (remote == null || failure != null) {
+            return;
+        }
+        remote.check();
+        int by = remote.abortedBy();
+        int lost = remote.lost();
+        if (by >= 0 || lost >= 0) {
             synchronized (this) {
                 if (failure == null) {
-                    failure = new JcclException(ErrorCode.REMOTE_ERROR, rank, remote.name(lost) + " died: its process is gone");
+                    failure = new JcclException(ErrorCode.REMOTE_ERROR, rank, by >= 0
+                            ? remote.name(by) + " aborted the communicator" : remote.name(lost) + " died: its process is gone");
                 }
             }
             domain.abort();
@@ -508,6 +514,10 @@ public final class CudaComm {
     public void abort() {
         domain.abort();
         failure = new JcclException(ErrorCode.INVALID_USAGE, rank, "rank " + rank + " called abort");
+        ProcessFifos remote = domain.remote();
+        if (remote != null) {
+            remote.announceAbort();
+        }
     }
 
     /** Frees this rank's memory; the last rank of the domain frees the FIFOs. Idempotent. */

@@ -65,6 +65,7 @@ final class ProcessFifos {
     private final boolean[] local;
     private volatile long lastCheck;
     private volatile int lost = -1;
+    private volatile int abortedBy = -1;
     private final String[] names;
     private final Duration timeout;
     private final ConcurrentHashMap<CudaDomain.FifoKey, CompletableFuture<Long>> made = new ConcurrentHashMap<>();
@@ -97,24 +98,62 @@ final class ProcessFifos {
     }
 
     /**
-     * A rank whose process has died, or -1: looks at the other processes at most every
-     * {@link #CHECK_NANOS}, whichever thread asks (kernels waiting for a dead peer would otherwise
-     * wait until their timeout).
+     * Looks at the other processes at most every {@link #CHECK_NANOS}, whichever thread asks
+     * (kernels waiting for a dead or aborted peer would otherwise wait until their timeout): after
+     * it, {@link #lost()} and {@link #abortedBy()} say what it found.
      */
-    int lost() {
-        int l = lost;
+    void check() {
         long now = System.nanoTime();
-        if (l >= 0 || now - lastCheck < CHECK_NANOS) {
-            return l;
+        if (lost >= 0 || abortedBy >= 0 || now - lastCheck < CHECK_NANOS) {
+            return;
         }
         lastCheck = now;
         for (int r = 0; r < pid.length; r++) {
-            if (!local[r] && !ShmFiles.alive(pid[r])) {
+            if (local[r]) {
+                continue;
+            }
+            for (int me = 0; me < pid.length && abortedBy < 0; me++) {
+                if (local[me] && java.nio.file.Files.exists(abortFile(r, me))) {
+                    abortedBy = r;
+                }
+            }
+            if (!ShmFiles.alive(pid[r])) {
                 lost = r;
-                return r;
             }
         }
-        return -1;
+    }
+
+    /** A rank whose process has died, or -1 (as the last {@link #check} found). */
+    int lost() {
+        return lost;
+    }
+
+    /** A rank of another process that aborted the communicator, or -1 (as the last {@link #check} found). */
+    int abortedBy() {
+        return abortedBy;
+    }
+
+    /** The file by which rank {@code from}'s abort reaches rank {@code to}'s process. */
+    private Path abortFile(int from, int to) {
+        return ShmFiles.path(commId, "abort", 0, from, to, pid[from], pid[to]);
+    }
+
+    /**
+     * Tells the other processes that this process's ranks aborted: a file to each of their ranks,
+     * which their waits look for; each stays until its reader closes or dies.
+     */
+    void announceAbort() {
+        for (int from = 0; from < pid.length; from++) {
+            for (int to = 0; to < pid.length && local[from]; to++) {
+                if (!local[to]) {
+                    try {
+                        java.nio.file.Files.write(abortFile(from, to), new byte[0]);
+                    } catch (java.io.IOException e) {
+                        // /dev/shm full or gone: that peer learns of it through its timeout
+                    }
+                }
+            }
+        }
     }
 
     /**
@@ -197,6 +236,11 @@ final class ProcessFifos {
                     throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator was aborted while connecting to "
                             + names[peer]);
                 }
+                check();
+                if (abortedBy >= 0) {
+                    throw new JcclException(ErrorCode.REMOTE_ERROR, rank, names[abortedBy] + " aborted the communicator while"
+                            + " this rank waited for the FIFO of " + names[peer]);
+                }
                 if (!ShmFiles.alive(pid[peer])) {
                     if ((long) ValueLayout.JAVA_LONG.varHandle().getVolatile(file, READY) != 0) {
                         continue; // what it wrote before it died
@@ -230,6 +274,17 @@ final class ProcessFifos {
         }
     }
 
+    private boolean isAbortFileForLiveReader(Path p) {
+        for (int from = 0; from < pid.length; from++) {
+            for (int to = 0; to < pid.length; to++) {
+                if (local[from] && !local[to] && p.equals(abortFile(from, to))) {
+                    return ShmFiles.alive(pid[to]);
+                }
+            }
+        }
+        return false;
+    }
+
     /** Closes opened handles and unpins and unmaps the files (the domain's last rank, the GPU idle for this process). */
     void close() {
         for (int i = undo.size() - 1; i >= 0; i--) {
@@ -241,6 +296,8 @@ final class ProcessFifos {
         }
         mappings.close();
         // A failed export's reason stays for a sender whose process lives on and has not read it.
-        ShmFiles.removeUnclaimed(commId, p -> failedExports.containsKey(p) && ShmFiles.alive(failedExports.get(p)));
+        // So does an abort for a live reader.
+        ShmFiles.removeUnclaimed(commId, p -> failedExports.containsKey(p) && ShmFiles.alive(failedExports.get(p))
+                || isAbortFileForLiveReader(p));
     }
 }

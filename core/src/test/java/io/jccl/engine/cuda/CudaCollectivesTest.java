@@ -522,6 +522,16 @@ class CudaCollectivesTest {
         assertThat(out.get(0)).contains("via SHM/pinned host memory");
     }
 
+    /** The CUDA library this JVM loaded when a test named one (the fake driver), for the ranks' processes to load too. */
+    private static String gpuLibrary() {
+        return System.getProperty("jccl.cuda.lib");
+    }
+
+    @Test
+    void anAbortInOneProcessFailsTheOtherNamingTheRankThatAborted() throws Exception {
+        assertThat(CudaProcesses.abortOne(gpuLibrary())).containsPattern("rank 1 \\(pid \\d+ on [^)]+\\) aborted the communicator");
+    }
+
     @Test
     void aRankWhoseProcessIsKilledIsNamedBySurvivorWithinSeconds() throws Exception {
         assertThat(CudaProcesses.killOne(null)).containsPattern("rank 1 \\(pid \\d+ on [^)]+\\) died");

@@ -20,14 +20,19 @@ import java.lang.foreign.ValueLayout;
  * ungrouped calls, every element checked exactly; prints {@code ok PROTOCOL} each and exits 0, or
  * prints the failure and exits 2. {@code loop}: one communicator from the launcher's environment,
  * all-reduces until one fails; prints {@code looping} after the first, then the failure, and exits 3.
+ * {@code abort}: rank 1 makes one all-reduce, aborts, prints {@code aborted} and stays alive 10 s;
+ * the others {@code loop}.
  */
 public final class CudaProcessRank {
     private CudaProcessRank() {
     }
 
     public static void main(String[] args) {
-        if (args[0].equals("loop")) {
+        if (args[0].equals("loop") || args[0].equals("abort") && !System.getenv("JCCL_RANK").equals("1")) {
             loop();
+        }
+        if (args[0].equals("abort")) {
+            abortAfterOne();
         }
         try {
             int rank = Integer.parseInt(System.getenv("JCCL_RANK"));
@@ -76,6 +81,28 @@ public final class CudaProcessRank {
             System.out.flush();
             System.exit(3);
         }
+    }
+
+    /** One all-reduce, then {@link Communicator#abort()}; prints {@code aborted} and stays alive for 10 s, then exits 0. */
+    private static void abortAfterOne() {
+        try {
+            CudaDevice gpu = CudaDevice.open(0);
+            Communicator comm = Communicator.fromEnvironmentCuda(gpu, Config.fromEnvironment());
+            try (Arena arena = Arena.ofShared(); CudaStream s = new CudaStream(gpu)) {
+                MemorySegment buf = gpu.allocate(4000, arena);
+                comm.allReduce(buf, buf, 1000, DataType.INT32, RedOp.SUM, s);
+                s.synchronize();
+                comm.abort();
+            }
+            System.out.println("aborted");
+            System.out.flush();
+            Thread.sleep(10_000);
+        } catch (Throwable e) {
+            System.out.println("failed: " + e);
+            System.out.flush();
+            System.exit(2);
+        }
+        System.exit(0);
     }
 
     static int value(int rank, long i) {

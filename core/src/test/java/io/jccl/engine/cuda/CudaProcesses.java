@@ -103,6 +103,33 @@ final class CudaProcesses {
         }
     }
 
+    /**
+     * Two ranks: rank 1 aborts after one all-reduce and stays alive; rank 0, looping, must give up
+     * (exit status 3) while rank 1 still lives. Returns rank 0's output; no file is left once both ended.
+     */
+    static String abortOne(String cudaLib) throws Exception {
+        try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
+            List<Process> procs = new ArrayList<>();
+            try {
+                for (int r = 0; r < 2; r++) {
+                    procs.add(rank(r, 2, root, cudaLib, Map.of(), "abort").start());
+                }
+                Process waiter = procs.getFirst();
+                Process aborter = procs.get(1);
+                assertThat(ChildJvm.readUntil(aborter, "aborted", 90)).contains("aborted");
+                assertThat(waiter.waitFor(8, TimeUnit.SECONDS)).as("rank 0 gave up").isTrue();
+                assertThat(aborter.isAlive()).as("the aborting process still lives: its abort, not its death, was seen").isTrue();
+                String out = new String(waiter.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(waiter.exitValue()).as(out).isEqualTo(3);
+                assertThat(aborter.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(ChildJvm.shmFilesOf(procs)).isEmpty();
+                return out;
+            } finally {
+                procs.forEach(Process::destroyForcibly);
+            }
+        }
+    }
+
     /** Rank {@code r}'s process: {@link CudaProcessRank} with {@code args}, meeting at {@code root}. */
     private static ProcessBuilder rank(int r, int n, BootstrapRoot root, String cudaLib, Map<String, String> env,
                                        String... args) {

@@ -140,4 +140,9 @@ class FakeDriverEngineTest {
         assertThat(out.get(0)).containsPattern("rank 1 \\(pid \\d+ on [^)]+\\) could not export its FIFO through CUDA IPC")
                 .contains("JCCL_P2P_DISABLE=1");
     }
+
+    @Test
+    void anAbortInOneProcessFailsTheOtherNamingTheRankThatAborted() throws Exception {
+        new CudaCollectivesTest().anAbortInOneProcessFailsTheOtherNamingTheRankThatAborted();
+    }
 }
