@@ -124,15 +124,15 @@ public final class CudaComm {
         io.jccl.engine.host.SharedSettings s = io.jccl.engine.host.SharedSettings.decode(all[0], rank);
         byte[][] gpus = bootstrap.allGather(device.pciBusId().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         io.jccl.bootstrap.PeerInfo me = bootstrap.peer(rank);
+        io.jccl.engine.host.PeerProcesses peers = new io.jccl.engine.host.PeerProcesses(s.commId(), bootstrap.peers(), me,
+                s.p2pDisable(), s.shmDisable());
         boolean[] local = new boolean[n];
-        long[] pids = new long[n];
         String[] names = new String[n];
         boolean others = false;
         for (int r = 0; r < n; r++) {
             io.jccl.bootstrap.PeerInfo p = bootstrap.peer(r);
-            local[r] = p.sameProcess(me);
-            pids[r] = p.pid();
-            names[r] = "rank " + r + " (pid " + p.pid() + " on " + p.hostname() + ")";
+            local[r] = peers.inProcess(r);
+            names[r] = peers.describe(r);
             String gpu = new String(gpus[r], java.nio.charset.StandardCharsets.US_ASCII);
             if (!p.sameHost(me)) {
                 throw new JcclException(ErrorCode.INVALID_USAGE, rank, names[r] + " is on another host: the CUDA engine"
@@ -159,7 +159,7 @@ public final class CudaComm {
         boolean shareProcesses = others;
         CudaDomain d = JOINING.computeIfAbsent(s.commId(), id -> {
             Config shared = s.applyTo(config);
-            ProcessFifos remote = shareProcesses ? new ProcessFifos(s.commId(), kind, pids, local, names, config.timeout()) : null;
+            ProcessFifos remote = shareProcesses ? new ProcessFifos(kind, peers, config.timeout()) : null;
             return new CudaDomain(n, shared, device, CudaDomain.tuner(shared, n, device, s.tuningText()), remote, local);
         });
         if (others && rank == firstLocal(local)) {
@@ -496,7 +496,6 @@ public final class CudaComm {
         if (remote == null || failure != null) {
             return;
         }
-        remote.check();
         int by = remote.abortedBy();
         int lost = remote.lost();
         if (by >= 0 || lost >= 0) {

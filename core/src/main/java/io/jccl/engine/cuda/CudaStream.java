@@ -30,6 +30,8 @@ public final class CudaStream implements Stream, AutoCloseable {
     private final boolean owned;
     /** Communicators with launches on this stream since the last check of their status. */
     private final Set<CudaComm> launched = new LinkedHashSet<>();
+    /** Whether one of {@link #launched} has ranks in other processes (whose death or abort a wait must notice). */
+    private volatile boolean crossProcess;
     private boolean closed;
 
     /** A new non-blocking stream on {@code device}, destroyed by {@link #close()}. */
@@ -64,15 +66,16 @@ public final class CudaStream implements Stream, AutoCloseable {
 
     synchronized void launchedBy(CudaComm comm) {
         launched.add(comm);
+        crossProcess |= comm.hasOtherProcesses();
     }
 
     @Override
     public void synchronize() {
         device.makeCurrent();
-        List<CudaComm> watch = watched();
-        if (watch.isEmpty()) {
+        if (!crossProcess) {
             CudaDriver.synchronize(handle);
         } else {
+            List<CudaComm> watch = watched();
             // Polled instead of one blocking call, so that a peer process's death is noticed.
             for (int polls = 0; !CudaDriver.streamDone(handle); polls++) {
                 watch.forEach(CudaComm::watchPeers);
@@ -90,7 +93,9 @@ public final class CudaStream implements Stream, AutoCloseable {
     public boolean query() {
         device.makeCurrent();
         if (!CudaDriver.streamDone(handle)) {
-            watched().forEach(CudaComm::watchPeers);
+            if (crossProcess) {
+                watched().forEach(CudaComm::watchPeers);
+            }
             return false;
         }
         report();
@@ -117,6 +122,7 @@ public final class CudaStream implements Stream, AutoCloseable {
         synchronized (this) {
             comms = new ArrayList<>(launched);
             launched.clear();
+            crossProcess = false;
         }
         for (CudaComm c : comms) {
             c.checkStatus();

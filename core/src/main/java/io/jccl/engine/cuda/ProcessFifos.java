@@ -4,6 +4,7 @@ import io.jccl.ErrorCode;
 import io.jccl.JcclException;
 import io.jccl.bindings.cuda.Cuda;
 import io.jccl.cuda.CudaDriver;
+import io.jccl.engine.host.PeerProcesses;
 import io.jccl.engine.host.ShmFiles;
 
 import java.lang.foreign.Arena;
@@ -56,17 +57,15 @@ final class ProcessFifos {
     private static final String HINT = "; JCCL_P2P_DISABLE=1 puts the FIFOs between processes in pinned host memory instead";
     private static final long POLL_NANOS = 200_000;
 
-    /** How often {@link #lost} looks at the other processes (a look at /proc each). */
+    /** How often {@link #abortedBy} looks for abort files (a look at /dev/shm each). */
     private static final long CHECK_NANOS = 50_000_000;
 
     private final long commId;
     private final Kind kind;
-    private final long[] pid;
-    private final boolean[] local;
+    /** Where every rank runs: its process, how messages name it, whether it is still alive. */
+    private final PeerProcesses peers;
     private volatile long lastCheck;
-    private volatile int lost = -1;
     private volatile int abortedBy = -1;
-    private final String[] names;
     private final Duration timeout;
     private final ConcurrentHashMap<CudaDomain.FifoKey, CompletableFuture<Long>> made = new ConcurrentHashMap<>();
     /** What {@link #close} undoes, in reverse order: opened handles, registrations. */
@@ -75,67 +74,50 @@ final class ProcessFifos {
     /** IPC files holding the reason an export failed, with the sender's process id. */
     private final java.util.Map<Path, Long> failedExports = new ConcurrentHashMap<>();
 
-    /**
-     * @param pid   every rank's process id
-     * @param local which ranks are in this process
-     * @param names how messages name each rank ("rank 3 (pid 123 on host)")
-     */
-    ProcessFifos(long commId, Kind kind, long[] pid, boolean[] local, String[] names, Duration timeout) {
-        this.commId = commId;
+    ProcessFifos(Kind kind, PeerProcesses peers, Duration timeout) {
+        this.commId = peers.commId;
         this.kind = kind;
-        this.pid = pid.clone();
-        this.local = local.clone();
-        this.names = names.clone();
+        this.peers = peers;
         this.timeout = timeout;
     }
 
-    Kind kind() {
-        return kind;
-    }
-
+    /** How messages name a rank ("rank 3 (pid 123 on host)"). */
     String name(int rank) {
-        return names[rank];
+        return peers.describe(rank);
     }
 
     /**
-     * Looks at the other processes at most every {@link #CHECK_NANOS}, whichever thread asks
-     * (kernels waiting for a dead or aborted peer would otherwise wait until their timeout): after
-     * it, {@link #lost()} and {@link #abortedBy()} say what it found.
+     * A rank whose process has died, or -1 ({@link PeerProcesses#lost}: kernels waiting for a dead
+     * peer would otherwise wait until their timeout).
      */
-    void check() {
+    int lost() {
+        return peers.lost();
+    }
+
+    /**
+     * A rank of another process that aborted the communicator, or -1: looks for its file at most
+     * every {@link #CHECK_NANOS}, whichever thread asks.
+     */
+    int abortedBy() {
         long now = System.nanoTime();
-        if (lost >= 0 || abortedBy >= 0 || now - lastCheck < CHECK_NANOS) {
-            return;
+        if (abortedBy >= 0 || now - lastCheck < CHECK_NANOS) {
+            return abortedBy;
         }
         lastCheck = now;
-        for (int r = 0; r < pid.length; r++) {
-            if (local[r]) {
-                continue;
-            }
-            for (int me = 0; me < pid.length && abortedBy < 0; me++) {
-                if (local[me] && java.nio.file.Files.exists(abortFile(r, me))) {
+        for (int r = 0; r < peers.size(); r++) {
+            for (int me = 0; me < peers.size() && !peers.inProcess(r); me++) {
+                if (peers.inProcess(me) && java.nio.file.Files.exists(abortFile(r, me))) {
                     abortedBy = r;
+                    return r;
                 }
             }
-            if (!ShmFiles.alive(pid[r])) {
-                lost = r;
-            }
         }
-    }
-
-    /** A rank whose process has died, or -1 (as the last {@link #check} found). */
-    int lost() {
-        return lost;
-    }
-
-    /** A rank of another process that aborted the communicator, or -1 (as the last {@link #check} found). */
-    int abortedBy() {
-        return abortedBy;
+        return -1;
     }
 
     /** The file by which rank {@code from}'s abort reaches rank {@code to}'s process. */
     private Path abortFile(int from, int to) {
-        return ShmFiles.path(commId, "abort", 0, from, to, pid[from], pid[to]);
+        return ShmFiles.path(commId, "abort", 0, from, to, peers.pid(from), peers.pid(to));
     }
 
     /**
@@ -143,9 +125,9 @@ final class ProcessFifos {
      * which their waits look for; each stays until its reader closes or dies.
      */
     void announceAbort() {
-        for (int from = 0; from < pid.length; from++) {
-            for (int to = 0; to < pid.length && local[from]; to++) {
-                if (!local[to]) {
+        for (int from = 0; from < peers.size(); from++) {
+            for (int to = 0; to < peers.size() && peers.inProcess(from); to++) {
+                if (!peers.inProcess(to)) {
                     try {
                         java.nio.file.Files.write(abortFile(from, to), new byte[0]);
                     } catch (java.io.IOException e) {
@@ -187,7 +169,7 @@ final class ProcessFifos {
 
     private Path file(String what, CudaDomain.FifoKey k) {
         return ShmFiles.path(commId, what + k.protocol().id().toLowerCase(Locale.ROOT), k.channel(), k.from(), k.to(),
-                pid[k.from()], pid[k.to()]);
+                peers.pid(k.from()), peers.pid(k.to()));
     }
 
     /** HOST: the FIFO in a /dev/shm file, pinned and mapped for the GPU. */
@@ -213,8 +195,8 @@ final class ProcessFifos {
                 file.set(ValueLayout.JAVA_INT, REASON, n);
                 file.asSlice(REASON + 4, n).copyFrom(MemorySegment.ofArray(why).asSlice(0, n));
                 ValueLayout.JAVA_LONG.varHandle().setVolatile(file, READY, FAILED);
-                failedExports.put(file("ipc", k), pid[k.from()]);
-                throw new JcclException(ErrorCode.SYSTEM_ERROR, rank, "cannot export the FIFO from " + names[k.from()]
+                failedExports.put(file("ipc", k), peers.pid(k.from()));
+                throw new JcclException(ErrorCode.SYSTEM_ERROR, rank, "cannot export the FIFO from " + peers.describe(k.from())
                         + " through CUDA IPC: " + e.getMessage() + HINT, e);
             }
             file.asSlice(HANDLE, 64).copyFrom(handle);
@@ -234,22 +216,22 @@ final class ProcessFifos {
             while ((ready = (long) ValueLayout.JAVA_LONG.varHandle().getVolatile(file, READY)) == 0) {
                 if (aborted.getAsBoolean()) {
                     throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator was aborted while connecting to "
-                            + names[peer]);
+                            + peers.describe(peer));
                 }
-                check();
-                if (abortedBy >= 0) {
-                    throw new JcclException(ErrorCode.REMOTE_ERROR, rank, names[abortedBy] + " aborted the communicator while"
-                            + " this rank waited for the FIFO of " + names[peer]);
+                int by = abortedBy();
+                if (by >= 0) {
+                    throw new JcclException(ErrorCode.REMOTE_ERROR, rank, peers.describe(by) + " aborted the communicator while"
+                            + " this rank waited for the FIFO of " + peers.describe(peer));
                 }
-                if (!ShmFiles.alive(pid[peer])) {
+                if (!ShmFiles.alive(peers.pid(peer))) {
                     if ((long) ValueLayout.JAVA_LONG.varHandle().getVolatile(file, READY) != 0) {
                         continue; // what it wrote before it died
                     }
-                    throw new JcclException(ErrorCode.REMOTE_ERROR, rank, names[peer] + " died before it exported its FIFO"
+                    throw new JcclException(ErrorCode.REMOTE_ERROR, rank, peers.describe(peer) + " died before it exported its FIFO"
                             + " for channel " + k.channel() + " (" + k.protocol() + ")");
                 }
                 if (System.nanoTime() - deadline > 0) {
-                    throw new JcclException(ErrorCode.TIMEOUT, rank, names[peer] + " did not export its FIFO for channel "
+                    throw new JcclException(ErrorCode.TIMEOUT, rank, peers.describe(peer) + " did not export its FIFO for channel "
                             + k.channel() + " (" + k.protocol() + ") within " + timeout.toSeconds() + " s (JCCL_TIMEOUT):"
                             + " it has not made a call that receives from rank " + rank + " on that channel");
                 }
@@ -259,14 +241,14 @@ final class ProcessFifos {
                 int n = Math.clamp(file.get(ValueLayout.JAVA_INT, REASON), 0, REASON_BYTES);
                 String why = new String(file.asSlice(REASON + 4, n).toArray(ValueLayout.JAVA_BYTE),
                         java.nio.charset.StandardCharsets.UTF_8);
-                throw new JcclException(ErrorCode.REMOTE_ERROR, rank, names[peer] + " could not export its FIFO through"
+                throw new JcclException(ErrorCode.REMOTE_ERROR, rank, peers.describe(peer) + " could not export its FIFO through"
                         + " CUDA IPC (" + why + ")" + HINT);
             }
             long fifo;
             try {
                 fifo = CudaDriver.openIpcHandle(a.allocate(64, 8).copyFrom(file.asSlice(HANDLE, 64)));
             } catch (JcclException e) {
-                throw new JcclException(ErrorCode.SYSTEM_ERROR, rank, "cannot open the FIFO of " + names[peer]
+                throw new JcclException(ErrorCode.SYSTEM_ERROR, rank, "cannot open the FIFO of " + peers.describe(peer)
                         + " through CUDA IPC: " + e.getMessage() + HINT, e);
             }
             undo.add(() -> CudaDriver.closeIpcHandle(fifo));
@@ -275,10 +257,10 @@ final class ProcessFifos {
     }
 
     private boolean isAbortFileForLiveReader(Path p) {
-        for (int from = 0; from < pid.length; from++) {
-            for (int to = 0; to < pid.length; to++) {
-                if (local[from] && !local[to] && p.equals(abortFile(from, to))) {
-                    return ShmFiles.alive(pid[to]);
+        for (int from = 0; from < peers.size(); from++) {
+            for (int to = 0; to < peers.size(); to++) {
+                if (peers.inProcess(from) && !peers.inProcess(to) && p.equals(abortFile(from, to))) {
+                    return ShmFiles.alive(peers.pid(to));
                 }
             }
         }

@@ -8,13 +8,14 @@ import java.util.List;
  * Where the ranks of a communicator that spans processes run, as the bootstrap found: which are
  * threads of this process, which are other processes of this host, the {@link Transport} of each
  * rank's connections with this process, and whether the processes of this host are still alive. A process
- * of this host that died is seen within {@link #CHECK_NANOS} of a wait asking.
+ * of this host that died is seen within {@link #CHECK_NANOS} of a wait asking. The CUDA engine's
+ * ranks in several processes use it too (io.jccl.engine.cuda.ProcessFifos).
  */
-final class PeerProcesses {
+public final class PeerProcesses {
     private static final long CHECK_NANOS = 50_000_000;
 
     /** Names this communicator's shared-memory files (from rank 0, so equal on every rank). */
-    final long commId;
+    public final long commId;
     private final boolean[] inProcess;
     private final boolean[] shm;
     private final Transport[] transport;
@@ -32,7 +33,7 @@ final class PeerProcesses {
     }
 
     /** With JCCL_P2P_DISABLE / JCCL_SHM_DISABLE as rank 0 set them. */
-    PeerProcesses(long commId, List<PeerInfo> peers, PeerInfo me, boolean p2pDisable, boolean shmDisable) {
+    public PeerProcesses(long commId, List<PeerInfo> peers, PeerInfo me, boolean p2pDisable, boolean shmDisable) {
         int n = peers.size();
         this.commId = commId;
         this.inProcess = new boolean[n];
@@ -74,11 +75,11 @@ final class PeerProcesses {
     }
 
     /** Ranks of the communicator. */
-    int size() {
+    public int size() {
         return pid.length;
     }
 
-    boolean inProcess(int rank) {
+    public boolean inProcess(int rank) {
         return inProcess[rank];
     }
 
@@ -87,12 +88,12 @@ final class PeerProcesses {
         return shm[rank];
     }
 
-    long pid(int rank) {
+    public long pid(int rank) {
         return pid[rank];
     }
 
     /** How messages name a rank's process. */
-    String describe(int rank) {
+    public String describe(int rank) {
         return "rank " + rank + " (pid " + pid[rank] + " on " + hostname[rank] + ")";
     }
 
@@ -115,7 +116,7 @@ final class PeerProcesses {
      * A rank whose process on this host has died, or -1: checks the processes at most every
      * {@link #CHECK_NANOS} (a look at /proc each), whichever thread asks.
      */
-    int lost() {
+    public int lost() {
         int l = lost;
         if (l >= 0) {
             return l;
