@@ -364,37 +364,52 @@ public final class PerfCommand {
             long wanted = perCall > 0 ? (long) Math.ceil(options.minMillis() * 1e6 / perCall) : 0;
             timedIters = (int) Math.min(MAX_TIMED_ITERS, Math.max(options.iters(), wanted));
         }
-        int iters = sync.shareIters(rank == 0 ? timedIters : 0);
-        long t0 = System.nanoTime();
-        for (int i = 0; i < iters; i++) {
-            call.issue(stream);
-            if (i % SYNC_EVERY == SYNC_EVERY - 1) {
-                stream.synchronize();
-            }
-        }
-        stream.synchronize();
-        long elapsed = System.nanoTime() - t0;
+        TimingRounds rounds = new TimingRounds(sync.shareIters(rank == 0 ? timedIters : 0), options.minMillis());
         double slowest;
-        long wrongAll;
-        if (sync.crossProcess()) {
-            slowest = sync.max(elapsed / 1e3 / iters);
-            wrongAll = sync.sum(wrongHere);
-        } else {
-            micros[rank] = elapsed / 1e3 / iters;
-            wrong[rank] = wrongHere;
-            sync.await();
-            slowest = 0;
-            wrongAll = 0;
-            for (int r = 0; r < micros.length; r++) {
-                slowest = Math.max(slowest, micros[r]);
-                wrongAll += wrong[r];
+        do {
+            int iters = rounds.iters();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < iters; i++) {
+                call.issue(stream);
+                if (i % SYNC_EVERY == SYNC_EVERY - 1) {
+                    stream.synchronize();
+                }
             }
-            // Everyone has read the shared arrays before anyone writes them for the next column.
-            sync.await();
-        }
+            stream.synchronize();
+            slowest = slowest(rank, (System.nanoTime() - t0) / 1e3 / iters, sync);
+        } while (rounds.another(slowest));
+        long wrongAll = sync.crossProcess() ? sync.sum(wrongHere) : sumWrong(rank, wrongHere, sync);
         double algbw = BusBandwidth.gbps(s.bytes(), slowest);
         return new PerfColumn(slowest, algbw, algbw * BusBandwidth.factor(s.collective(), options.ranks()),
                 options.check() > 0 ? wrongAll : null);
+    }
+
+    /** The slowest rank's µs per call: {@code micros} of every rank taken, the same answer on each. */
+    private double slowest(int rank, double micros, Sync sync) throws Aborted {
+        if (sync.crossProcess()) {
+            return sync.max(micros);
+        }
+        this.micros[rank] = micros;
+        sync.await();
+        double max = 0;
+        for (double m : this.micros) {
+            max = Math.max(max, m);
+        }
+        // Everyone has read the shared array before anyone writes it again.
+        sync.await();
+        return max;
+    }
+
+    /** The wrong elements of every rank (threads of this JVM), the same answer on each. */
+    private long sumWrong(int rank, long wrongHere, Sync sync) throws Aborted {
+        wrong[rank] = wrongHere;
+        sync.await();
+        long sum = 0;
+        for (long w : wrong) {
+            sum += w;
+        }
+        sync.await();
+        return sum;
     }
 
     /**

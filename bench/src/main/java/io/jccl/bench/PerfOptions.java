@@ -48,7 +48,9 @@ public record PerfOptions(Collective collective, int ranks, int processes, long 
               -n, --iters N          timed iterations per size (default 20)
               -w, --warmup_iters N   untimed iterations before them (default 5)
               -T, --min_time MS      time each size for at least MS ms, running more than -n iterations
-                                     if needed, the same number on every rank (default 100; 0: exactly -n)
+                                     if needed, the same number on every rank, and again until two
+                                     such rounds agree within 10% (at most 6; the last is reported)
+                                     (default 100; 0: one round of exactly -n)
                   --jit_warmup N     calls at the smallest size before the sweep, so that timing starts
                                      on compiled code (default 50000)
               -c, --check N          checked runs before timing; 0 turns the check off (default 1)
