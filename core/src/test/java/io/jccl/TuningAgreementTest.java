@@ -114,7 +114,7 @@ class TuningAgreementTest {
             }
         }
         String text = log.toString();
-        assertThat(text).contains("jccl INFO").contains("allreduce 20 B on 2 ranks: ring/LL x1 (model");
+        assertThat(text).contains("jccl INFO").contains("allreduce 20 B on 2 ranks: butterfly/LL x1 (model");
         assertThat(text.lines().filter(l -> l.contains("allreduce 20 B")).count()).isEqualTo(1);
     }
 

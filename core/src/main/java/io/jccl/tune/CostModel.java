@@ -24,11 +24,22 @@ import io.jccl.proto.Protocol;
  * @param maxBusBw     per protocol, GB/s the fabric carries whatever the channels
  * @param interBusBw   per protocol, GB/s a rank moves to other servers (the slower level of a
  *                     two-level fabric; a ring or tree crossing servers goes no faster)
+ * @param reduceBw     GB/s of data one rank combines with a reduction, for the elements an
+ *                     algorithm costed from its schedule reduces beyond the ring's
+ *                     ({@link ScheduleCost#extraReduced}); infinite where reductions cost nothing
+ *                     next to moving the data (a GPU)
  */
 public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][] interHopLatency,
-                        double[] parkedHopLatency, double[] channelBw, double[] maxBusBw, double[] interBusBw) {
+                        double[] parkedHopLatency, double[] channelBw, double[] maxBusBw, double[] interBusBw,
+                        double reduceBw) {
 
-    /** One level of bandwidth: servers are joined as fast as ranks within one. */
+    /** Reductions free next to moving data. */
+    public CostModel(double[][] baseLatency, double[][] hopLatency, double[][] interHopLatency,
+                     double[] parkedHopLatency, double[] channelBw, double[] maxBusBw, double[] interBusBw) {
+        this(baseLatency, hopLatency, interHopLatency, parkedHopLatency, channelBw, maxBusBw, interBusBw, Double.POSITIVE_INFINITY);
+    }
+
+    /** One level of bandwidth: servers are joined as fast as ranks within one; reductions free. */
     public CostModel(double[][] baseLatency, double[][] hopLatency, double[][] interHopLatency,
                      double[] parkedHopLatency, double[] channelBw, double[] maxBusBw) {
         this(baseLatency, hopLatency, interHopLatency, parkedHopLatency, channelBw, maxBusBw, maxBusBw);
@@ -41,9 +52,13 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
     /**
      * The host engine: ranks are threads (or processes) exchanging through shared-memory FIFOs.
      * Fitted to {@code jccl calibrate} on a 2-core machine (docs/tuning.md has the commands and
-     * figures): with 2 ranks, 8-byte all-reduce 1.65 µs in Simple, 1.8 µs in LL; busbw per channel
-     * 3.0 GB/s in Simple, 1.5 in LL128, 0.68 in LL (LL moves 8 data bytes per 16-byte line with two
-     * atomic stores and the receiver unpacks them). With 4 ranks on 2 cores a hop is a wake-up.
+     * figures): with 2 ranks, 8-byte all-reduce 1.65 µs in Simple; busbw per channel 3.0 GB/s in
+     * Simple, 1.5 in LL128, 0.68 in LL (LL moves 8 data bytes per 16-byte line with two atomic
+     * stores and the receiver unpacks them). LL's base is 0.15 µs below Simple's: `jccl perf -p 2`
+     * and `-t 2` after the engine's later work measured LL 0.1-0.3 µs faster than Simple at 8-32 B
+     * (butterfly across 2 processes 0.56-0.63 against 0.70-0.79 µs; ring 0.8-0.95 against 0.97-1.1)
+     * and level at 128 B, where LL's bandwidth term makes Simple the choice. With 4 ranks on 2
+     * cores a hop is a wake-up.
      */
     public static final CostModel HOST = host();
 
@@ -53,7 +68,7 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
         double[][] base = new double[na][np];
         double[][] hop = new double[na][np];
         for (int a = 0; a < na; a++) {
-            base[a][LL] = 1.35;
+            base[a][LL] = 1.1;
             base[a][LL128] = 1.4;
             base[a][SIMPLE] = 1.25;
             hop[a][LL] = 0.2;
@@ -71,7 +86,9 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
         max[LL] = 0.68;
         max[LL128] = 1.5;
         max[SIMPLE] = 3.0;
-        return new CostModel(base, hop, hop, parked, bw, max, max);
+        // A rank's reduction loop, float sum: a butterfly all-reduce of 2 threads reduces twice the
+        // ring's elements and took 532 against 352 us at 2 MiB, 11.5 against 9.0 ms at 32 MiB.
+        return new CostModel(base, hop, hop, parked, bw, max, max, 6.0);
     }
 
     /**
@@ -147,13 +164,14 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
                 java.util.Arrays.fill(interHop[a], latencyMicros);
             }
         }
-        return new CostModel(baseLatency, hopLatency, interHop, parkedHopLatency, channelBw, maxBusBw, inter);
+        return new CostModel(baseLatency, hopLatency, interHop, parkedHopLatency, channelBw, maxBusBw, inter, reduceBw);
     }
 
     /**
      * Predicted µs for a call by an algorithm costed from its schedule ({@link ScheduleCost}): the
      * ring's base latency and hop latencies (intra-server hops as wake-ups when the threads
-     * outnumber the cores, as in {@link #time}), each level's bandwidth its cap or the channels'.
+     * outnumber the cores, as in {@link #time}), each level's bandwidth its cap or the channels',
+     * and the reductions it makes beyond the ring's at {@link #reduceBw}.
      */
     public double scheduleTime(ScheduleCost cost, Collective c, Algorithm a, Protocol p, long bytes, int nranks,
                                int channels, double threadsPerCore, long tiles) {
@@ -165,6 +183,7 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
         double intra = threadsPerCore > 1 ? parkedHopLatency[pi] * threadsPerCore * Math.max(1, tiles) : hopLatency[ri][pi];
         double bwIntra = Math.min(maxBusBw[pi], channels * channelBw[pi]) * 1000.0;
         double bwInter = Math.min(interBusBw[pi], channels * channelBw[pi]) * 1000.0;
-        return baseLatency[ri][pi] + cost.time(c, a, bytes, intra, interHopLatency[ri][pi], bwIntra, bwInter);
+        return baseLatency[ri][pi] + cost.time(c, a, bytes, intra, interHopLatency[ri][pi], bwIntra, bwInter)
+                + cost.extraReduced(c, a) * bytes / (reduceBw * 1000.0);
     }
 }

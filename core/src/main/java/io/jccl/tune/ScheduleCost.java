@@ -33,6 +33,7 @@ public final class ScheduleCost {
     private final ServerLayout layout;
     private final Map<String, Schedule> schedules = new HashMap<>();
     private final Map<String, Terms> terms = new HashMap<>();
+    private final Map<String, Double> extra = new HashMap<>();
 
     public ScheduleCost(ServerLayout layout) {
         this.layout = layout;
@@ -55,6 +56,40 @@ public final class ScheduleCost {
             terms.put(key, t);
         }
         return t.latency + bytes * t.perByte;
+    }
+
+    /**
+     * Elements one rank combines beyond what the ring's schedule has it combine, per element of
+     * {@code c}'s call size ({@link CallSize}), at the busiest rank: a butterfly all-reduce reduces
+     * the whole buffer at each of its log2 N steps where the ring reduces (N-1)/N of it once. The
+     * ring's own reductions are in its calibrated bandwidth; this is what an algorithm adds to
+     * them. 0 for collectives that do not reduce and algorithms that reduce no more than the ring.
+     */
+    public synchronized double extraReduced(Collective c, Algorithm a) {
+        if (!c.reduces() || a == Algorithm.RING) {
+            return 0;
+        }
+        return extra.computeIfAbsent(c + "/" + a, k -> {
+            double callElements = CallSize.bytes(c, count(c), 1, layout.nranks());
+            return Math.max(0, (reduced(schedule(c, a)) - reduced(schedule(c, Algorithm.RING))) / callElements);
+        });
+    }
+
+    /** The most elements any rank combines in one run of {@code s} (k received messages onto a source: k per element). */
+    private static long reduced(Schedule s) {
+        long most = 0;
+        for (int r = 0; r < s.nranks(); r++) {
+            long sum = 0;
+            for (int l = 0; l < s.lanes(); l++) {
+                for (Step st : s.stepArray(r, l)) {
+                    if (st.kind().reduces()) {
+                        sum += st.count() * st.recv().size();
+                    }
+                }
+            }
+            most = Math.max(most, sum);
+        }
+        return most;
     }
 
     /** Elements of the representative call: enough for every algorithm to cut its blocks evenly. */

@@ -25,21 +25,36 @@ class TunerTest {
 
     @Test
     void theModelFollowsTheHostsMeasurements() {
-        // On the host, Simple's latency is as low as LL's (both a cache-line transfer or two per
-        // hop) and its bandwidth far higher, so Simple wins at 2 ranks; with 8 ranks on 2 cores
-        // every hop is a wake-up and the tree's 2 log n hops beat the ring's 2(n-1) for small calls.
+        // On the host LL's latency is a little lower than Simple's (8 B, 2 processes: 0.56-0.63
+        // against 0.70-0.79 us) and its bandwidth far lower, so LL wins the smallest calls and
+        // Simple the rest, from 128 B; small all-reduces take the butterfly's one exchange (ring:
+        // 0.8-1.1 us), large ones the ring, which reduces half the elements the butterfly does
+        // (2 threads, 2 MiB: 352 against 532 us). With 8 ranks on 2 cores every hop is a wake-up
+        // and the butterfly's log2 n hops beat the ring's 2(n-1) and the tree's 2 log n (8 B: 130,
+        // 257 and 379 us).
         Tuner t = tuner(Config.defaults(), 2, null);
         Choice small = t.choose(Collective.ALL_REDUCE, 2, 4, 0);
         Choice large = t.choose(Collective.ALL_REDUCE, 16 << 20, 4, 0);
-        assertThat(small.protocol()).isEqualTo(Protocol.SIMPLE);
+        assertThat(small.protocol()).isEqualTo(Protocol.LL);
+        assertThat(t.choose(Collective.ALL_REDUCE, 128, 4, 0).protocol()).isEqualTo(Protocol.SIMPLE);
+        assertThat(small.algorithm()).isEqualTo(Algorithm.BUTTERFLY);
         assertThat(large.protocol()).isEqualTo(Protocol.SIMPLE);
+        assertThat(large.algorithm()).isEqualTo(Algorithm.RING);
         Tuner eight = tuner(Config.defaults(), 8, null);
-        assertThat(eight.choose(Collective.ALL_REDUCE, 2, 4, 0).algorithm()).isEqualTo(Algorithm.TREE);
+        assertThat(eight.choose(Collective.ALL_REDUCE, 2, 4, 0).algorithm()).isEqualTo(Algorithm.BUTTERFLY);
         assertThat(eight.choose(Collective.ALL_REDUCE, 64 << 20, 4, 0).algorithm()).isEqualTo(Algorithm.RING);
+        // Without the butterfly, the tree's 2 log n hops still beat the ring's for small calls.
+        Tuner eightNoButterfly = tuner(Config.defaults().withAlgorithms("^butterfly"), 8, null);
+        assertThat(eightNoButterfly.choose(Collective.ALL_REDUCE, 2, 4, 0).algorithm()).isEqualTo(Algorithm.TREE);
         // ... but not where its two lanes per rank double the threads waking each other
-        // (4 ranks on 2 cores, 128 KiB: measured ring 0.3 ms, tree 1.8 ms).
+        // (4 ranks on 2 cores, 128 KiB: measured ring 0.3 ms, tree 1.8 ms, butterfly 0.27).
         Tuner four = tuner(Config.defaults(), 4, null);
-        assertThat(four.choose(Collective.ALL_REDUCE, 32 << 10, 4, 0).algorithm()).isEqualTo(Algorithm.RING);
+        assertThat(four.choose(Collective.ALL_REDUCE, 32 << 10, 4, 0).algorithm()).isEqualTo(Algorithm.BUTTERFLY);
+        assertThat(tuner(Config.defaults().withAlgorithms("^butterfly"), 4, null).choose(Collective.ALL_REDUCE, 32 << 10, 4, 0)
+                .algorithm()).isEqualTo(Algorithm.RING);
+        // From 512 KiB the butterfly's reductions (log2 4 = 2 buffers against the ring's 3/4)
+        // cost more than its hops save (2 MiB: ring 1.9 ms, butterfly 4.1).
+        assertThat(four.choose(Collective.ALL_REDUCE, 128 << 10, 4, 0).algorithm()).isEqualTo(Algorithm.RING);
         // 1 MiB, depth 2: the tree's chunk shrinks to 128 KiB, so each of its 2 lanes sends 4 in turn;
         // the ring's tile is a 512 KiB slot per rank: one.
         assertThat(four.tiles(Collective.ALL_REDUCE, Algorithm.TREE, Protocol.SIMPLE, 1 << 20, 1, 2)).isEqualTo(4);

@@ -91,12 +91,25 @@ final class CudaDomain {
      * if any ({@link CudaTuning#bundledTable}), for the calls it covers; else the cost model.
      */
     static Tuner tuner(Config config, int nranks, CudaDevice device, String tuningText) {
+        config = withoutScratchAlgorithms(config);
         String text = tuningText != null ? tuningText
                 : config.tuningFile() == null ? CudaTuning.bundledTable(device.name()) : null;
         if (text == null) {
             return Tuner.create(config, nranks, 1);
         }
         return Tuner.create(config, nranks, 1, Runtime.getRuntime().availableProcessors(), text);
+    }
+
+    /**
+     * {@code config} without the butterfly when JCCL_ALGO allows anything else: the host model
+     * weighs it on one host, but it keeps partial results in a scratch buffer, which this engine's
+     * work descriptors cannot address (docs/gpu.md); forced alone, its plan is refused saying so.
+     */
+    static Config withoutScratchAlgorithms(Config config) {
+        java.util.Set<String> allowed = new java.util.TreeSet<>(config.algorithms());
+        allowed.remove(io.jccl.algo.Algorithm.BUTTERFLY.id());
+        return allowed.isEmpty() || allowed.size() == config.algorithms().size() ? config
+                : config.withAlgorithms(String.join(",", allowed));
     }
 
     /** Device memory that lives as long as the domain, zeroed before any kernel sees it. */
