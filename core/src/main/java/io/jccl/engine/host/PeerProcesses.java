@@ -21,6 +21,7 @@ public final class PeerProcesses {
     private final Transport[] transport;
     /** Ranks of this host in other processes, whatever their transport. */
     private final boolean[] otherProcessHere;
+    private final int otherProcessRanksHere;
     /** Processes whose pid this one sees (not those of another pid namespace sharing /dev/shm): watched for death. */
     private final boolean[] watched;
     private final long[] pid;
@@ -53,15 +54,16 @@ public final class PeerProcesses {
             watched[r] = otherProcessHere[r] && ShmFiles.alive(p.pid());
             hostname[r] = p.hostname();
         }
-    }
-
-    /** Ranks of this host in other processes: their threads compete for this host's cores too. */
-    int otherProcessRanksHere() {
         int k = 0;
         for (boolean b : otherProcessHere) {
             k += b ? 1 : 0;
         }
-        return k;
+        this.otherProcessRanksHere = k;
+    }
+
+    /** Ranks of this host in other processes: their threads compete for this host's cores too. */
+    int otherProcessRanksHere() {
+        return otherProcessRanksHere;
     }
 
     /** How this process's ranks talk with {@code rank} (for a rank of this process: with each other). */
