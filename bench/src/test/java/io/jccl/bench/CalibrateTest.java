@@ -21,17 +21,17 @@ class CalibrateTest {
         PerfEndToEndTest.Run r = PerfEndToEndTest.run("calibrate", "-c", "allreduce,broadcast", "-t", "2", "-b", "8", "-e", "64K",
                 "-f", "8192", "-w", "0", "-n", "1", "--time", "20", "--drop", "0", "--jit_warmup", "0", "-o", table.toString());
         assertThat(r.status()).as(r.out() + r.err()).isZero();
-        assertThat(r.err()).contains("calibrate [1/24] allreduce 2 ranks 8 B ring/LL: ").contains("calibrate [24/24]");
+        assertThat(r.err()).contains("calibrate [1/30] allreduce 2 ranks 8 B ring/LL: ").contains("calibrate [30/30]");
         TuningTable t = TuningTable.parse(Files.readString(table));
         assertThat(t.entries()).hasSize(4);
         TuningTable.Entry first = t.entries().getFirst();
         assertThat(first.collective()).isEqualTo(Collective.ALL_REDUCE);
         assertThat(first.bytes()).isEqualTo(8);
-        // allreduce: 3 algorithms x 3 protocols; broadcast: ring x 3.
-        assertThat(first.results()).hasSize(9);
+        // allreduce: 4 algorithms (ring, tree, split tree, butterfly) x 3 protocols; broadcast: ring x 3.
+        assertThat(first.results()).hasSize(12);
         assertThat(first.results()).extracting(TuningTable.Result::protocol).contains(Protocol.values());
         assertThat(first.results()).extracting(TuningTable.Result::algorithm)
-                .contains(Algorithm.RING, Algorithm.TREE, Algorithm.SPLIT_TREE);
+                .contains(Algorithm.RING, Algorithm.TREE, Algorithm.SPLIT_TREE, Algorithm.BUTTERFLY);
         assertThat(t.entries().get(2).results()).hasSize(3);
         assertThat(t.entries()).allSatisfy(e -> assertThat(e.results()).allSatisfy(x -> assertThat(x.micros()).isPositive()));
         assertThat(r.out()).contains("# best measured per cell");

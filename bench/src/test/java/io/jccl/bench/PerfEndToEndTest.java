@@ -61,7 +61,7 @@ class PerfEndToEndTest {
             assertThat(row[2]).isEqualTo("float");
             assertThat(row[3]).isEqualTo("sum");
             assertThat(row[4]).isEqualTo("-1");
-            assertThat(row[5]).isIn("ring", "tree", "splittree");
+            assertThat(row[5]).isIn("ring", "tree", "splittree", "butterfly");
             assertThat(row[6]).isIn("LL", "LL128", "Simple");
             for (int half : new int[] {7, 11}) {
                 double time = Double.parseDouble(row[half]);
