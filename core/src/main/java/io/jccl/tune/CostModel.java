@@ -146,6 +146,21 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
     }
 
     /**
+     * µs a hop costs per busy thread per core on the host when each rank is a process of its own
+     * and they outnumber the cores: a wait there yields (see the host engine's Backoff) rather than
+     * parks, and the process it waits for runs next. 4 processes on 2 cores, 8 B all-reduce: the
+     * butterfly's 2 hops 3.4-6.5 µs, the ring's 6 hops 13.7; 32 KiB: ring 43-51, butterfly 58-76.
+     */
+    public static final double HOST_YIELD_HOP_MICROS = 1.0;
+
+    /** This model with every hop of oversubscribed threads costing {@code micros} per thread per core, whatever the protocol. */
+    public CostModel withParkedHopLatency(double micros) {
+        double[] parked = new double[parkedHopLatency.length];
+        java.util.Arrays.fill(parked, micros);
+        return new CostModel(baseLatency, hopLatency, interHopLatency, parked, channelBw, maxBusBw, interBusBw, reduceBw);
+    }
+
+    /**
      * This model with links between servers of {@code gbPerSecond} (each protocol's cap, at most
      * its intra-server one) and {@code latencyMicros} per hop for every algorithm and protocol
      * (JCCL_INTER_BW, JCCL_INTER_LATENCY); NaN keeps the model's own.

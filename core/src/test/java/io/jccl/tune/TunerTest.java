@@ -4,6 +4,7 @@ import io.jccl.Config;
 import io.jccl.algo.Algorithm;
 import io.jccl.plan.Collective;
 import io.jccl.proto.Protocol;
+import io.jccl.topo.ServerLayout;
 import org.junit.jupiter.api.Test;
 
 import java.util.EnumSet;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The tuner's choices: model, calibrated table, NCCL rules, and the configuration's overrides. */
@@ -164,6 +166,26 @@ class TunerTest {
         Choice noLl128 = tuner(Config.defaults().withProtocols("^LL128"), 2, table()).choose(Collective.ALL_REDUCE, 256, 4, 0);
         assertThat(noLl128.protocol()).isEqualTo(Protocol.SIMPLE);
         assertThat(noLl128.source()).isEqualTo(Choice.Source.TABLE);
+    }
+
+    @Test
+    void ranksThatAreProcessesOfTheirOwnYieldRatherThanParkWhenTheyOutnumberTheCores() {
+        // 4 processes on 2 cores: a hop is a yield to the process waited for (about 2 us), so the
+        // ring's bandwidth wins from 32 KiB (ring 43-51 us, butterfly 58-76); 4 threads of one
+        // process park and wake, and the butterfly's fewer hops win up to 128 KiB.
+        Tuner procs = Tuner.create(Config.defaults(), ServerLayout.single(4), 2, null, true);
+        Tuner threads = Tuner.create(Config.defaults(), ServerLayout.single(4), 2, null, false);
+        assertThat(procs.choose(Collective.ALL_REDUCE, 2, 4, 0).algorithm()).isEqualTo(Algorithm.BUTTERFLY);
+        assertThat(procs.choose(Collective.ALL_REDUCE, 8 << 10, 4, 0).algorithm()).isEqualTo(Algorithm.RING);
+        assertThat(threads.choose(Collective.ALL_REDUCE, 8 << 10, 4, 0).algorithm()).isEqualTo(Algorithm.BUTTERFLY);
+        // 8 B: the butterfly's 2 hops at 2 threads per core, 1 us each, on top of LL's base.
+        assertThat(procs.choose(Collective.ALL_REDUCE, 2, 4, 0).predictedMicros())
+                .isCloseTo(1.1 + 2 * 2 * CostModel.HOST_YIELD_HOP_MICROS, within(0.1));
+        // Ranks that fit on the cores spin: nothing changes.
+        Tuner two = Tuner.create(Config.defaults(), ServerLayout.single(2), 2, null, true);
+        assertThat(two.choose(Collective.ALL_REDUCE, 1 << 20, 4, 0).predictedMicros())
+                .isEqualTo(Tuner.create(Config.defaults(), ServerLayout.single(2), 2, null, false)
+                        .choose(Collective.ALL_REDUCE, 1 << 20, 4, 0).predictedMicros());
     }
 
     @Test
