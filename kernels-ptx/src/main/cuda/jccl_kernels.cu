@@ -707,9 +707,11 @@ __device__ void release(const jccl_conn& c) {
 /* The lane: every segment, every tile, every step (LaneExecutor.execute).                     */
 /* ------------------------------------------------------------------------------------------ */
 
-__device__ __forceinline__ char* regionAddress(const jccl_work* w, bool output, uint16_t op, uint64_t offset,
-                                               uint64_t shift, uint32_t es) {
+__device__ __forceinline__ char* regionAddress(const jccl_work* w, bool output, bool scratch, uint16_t op,
+                                               uint64_t offset, uint64_t shift, uint32_t es) {
     const uint64_t* bufs = reinterpret_cast<const uint64_t*>(output ? w->outputs : w->inputs);
+    /* Scratch follows the inputs and is not shifted per tile: every tile reuses it (LaneExecutor). */
+    if (scratch) return reinterpret_cast<char*>(bufs[w->nops + op] + offset * es);
     return reinterpret_cast<char*>(bufs[op] + (offset + shift) * es);
 }
 
@@ -752,9 +754,11 @@ __device__ bool step(Lane& l, const Ops& o, const jccl_step& s, uint64_t shift, 
     bool preSrc = red && (s.flags & JCCL_STEP_PRE_SRC);
     bool post = (s.flags & JCCL_STEP_POST_OP) != 0;
     const char* src = s.kind == JCCL_RECV || s.kind == JCCL_RECV_COPY_SEND ? nullptr
-            : regionAddress(w, s.flags & JCCL_STEP_SRC_OUTPUT, s.srcOp, s.srcOffset, shift, es);
+            : regionAddress(w, s.flags & JCCL_STEP_SRC_OUTPUT, s.flags & JCCL_STEP_SRC_SCRATCH, s.srcOp, s.srcOffset,
+                            shift, es);
     bool hasDst = s.kind != JCCL_SEND && s.kind != JCCL_RECV_REDUCE_SEND;
-    char* dst = hasDst ? regionAddress(w, s.flags & JCCL_STEP_DST_OUTPUT, s.dstOp, s.dstOffset, shift, es) : nullptr;
+    char* dst = hasDst ? regionAddress(w, s.flags & JCCL_STEP_DST_OUTPUT, s.flags & JCCL_STEP_DST_SCRATCH, s.dstOp,
+                                       s.dstOffset, shift, es) : nullptr;
     /* where the result goes when the step has no destination: the first send slot (Simple) or the
      * lane's outgoing staging message (LL, LL128, packed into lines afterwards) */
     char* outgoing = nullptr;

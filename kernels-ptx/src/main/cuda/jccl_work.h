@@ -53,6 +53,8 @@
 #define JCCL_STEP_PRE_SRC 2          /* the source is the input buffer: apply the pre-operation */
 #define JCCL_STEP_SRC_OUTPUT 4       /* the source region is in the output buffer (else input) */
 #define JCCL_STEP_DST_OUTPUT 8       /* the destination region is in the output buffer */
+#define JCCL_STEP_SRC_SCRATCH 16     /* the source region is in the operation's scratch, unshifted */
+#define JCCL_STEP_DST_SCRATCH 32     /* the destination region is in the operation's scratch, unshifted */
 
 /* reductions: the ordinals of io.jccl.RedOp.Kind, and none */
 #define JCCL_OP_SUM 0
@@ -80,7 +82,8 @@ typedef struct jccl_batch {
 /* The descriptor of one operation of one rank. Pointers are device
  * addresses (the status word may be host memory mapped into the device). */
 typedef struct jccl_work {
-    uint64_t inputs;         /* uint64_t[nops]: the send buffer of each operation */
+    uint64_t inputs;         /* uint64_t[2 * nops]: the send buffer of each operation, then the
+                              * scratch of each (io.jccl.plan.Buf.SCRATCH: one address per tile) */
     uint64_t outputs;        /* uint64_t[nops]: the receive buffer of each operation */
     uint64_t segments;       /* jccl_segment[nsegments] */
     uint64_t laneSteps;      /* jccl_lane_steps[nlanes * nsegments], lane-major */

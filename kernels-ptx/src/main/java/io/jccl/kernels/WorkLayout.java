@@ -55,6 +55,8 @@ public final class WorkLayout {
     public static final int STEP_PRE_SRC = 2;
     public static final int STEP_SRC_OUTPUT = 4;
     public static final int STEP_DST_OUTPUT = 8;
+    public static final int STEP_SRC_SCRATCH = 16;
+    public static final int STEP_DST_SCRATCH = 32;
 
     // ---- reductions: io.jccl.RedOp.Kind ordinals, and none ----
     public static final int OP_SUM = 0;

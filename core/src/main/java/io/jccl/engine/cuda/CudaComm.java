@@ -443,9 +443,14 @@ public final class CudaComm {
                 scratchBytes[i] = need;
             }
         }
+        // Partial results of a plan that keeps them (butterfly, rhd, ...): a scratch of this
+        // descriptor's own, since the operations of one launch run their lanes out of step and two
+        // operations' lanes must not share one (its memory stays until close, as the descriptor's).
+        long planScratch = plan.scratch() > 0 ? domain.allocate(plan.scratch() * type.size()) : 0;
         WorkPacker.Launch l = new WorkPacker.Launch(CudaTuning.kernelProtocol(p), type.size(), redop,
                 DeviceScalars.bits(type, op), domain.nranks, rank, in, out, domain.slotBytes(p),
-                scratch[p.ordinal()], perLane, statusDevice, claim, domain.abortFlag, config.timeout().toNanos());
+                scratch[p.ordinal()], perLane, statusDevice, claim, domain.abortFlag, config.timeout().toNanos(),
+                planScratch);
         domain.connect(plan, shape, rank, p);
         WorkPacker.Fifos fifos = c -> c.sending() ? domain.fifo(p, c.channel(), rank, c.peer())
                 : domain.fifo(p, c.channel(), c.peer(), rank);

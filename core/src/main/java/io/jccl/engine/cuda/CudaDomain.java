@@ -91,7 +91,7 @@ final class CudaDomain {
      * if any ({@link CudaTuning#bundledTable}), for the calls it covers; else the cost model.
      */
     static Tuner tuner(Config config, int nranks, CudaDevice device, String tuningText) {
-        config = withoutScratchAlgorithms(config);
+        config = withoutUntriedAlgorithms(config);
         String text = tuningText != null ? tuningText
                 : config.tuningFile() == null ? CudaTuning.bundledTable(device.name()) : null;
         if (text == null) {
@@ -102,10 +102,10 @@ final class CudaDomain {
 
     /**
      * {@code config} without the butterfly when JCCL_ALGO allows anything else: the host model
-     * weighs it on one host, but it keeps partial results in a scratch buffer, which this engine's
-     * work descriptors cannot address (docs/gpu.md); forced alone, its plan is refused saying so.
+     * weighs it on one host, but on a GPU it has run only on the fake driver (its scratch buffer is
+     * new to this engine, docs/gpu.md), so the tuner leaves it to those who force it.
      */
-    static Config withoutScratchAlgorithms(Config config) {
+    static Config withoutUntriedAlgorithms(Config config) {
         java.util.Set<String> allowed = new java.util.TreeSet<>(config.algorithms());
         allowed.remove(io.jccl.algo.Algorithm.BUTTERFLY.id());
         return allowed.isEmpty() || allowed.size() == config.algorithms().size() ? config

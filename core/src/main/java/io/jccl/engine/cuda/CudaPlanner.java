@@ -67,11 +67,6 @@ final class CudaPlanner {
                     + " resident at once; the ranks' blocks wait for each other, so all must run together: set"
                     + " JCCL_MAX_NCHANNELS to at most " + Math.max(1, perRank * c.channels() / plan.lanes()));
         }
-        if (plan.scratch() > 0) {
-            // Work descriptors address only the input and output buffers (docs/gpu.md).
-            throw new io.jccl.JcclException(io.jccl.ErrorCode.INVALID_USAGE, rank, c.algorithm().id() + " keeps partial "
-                    + "results in a scratch buffer, which the CUDA engine does not have yet; allow another algorithm in JCCL_ALGO");
-        }
         return new Planned(plan, c);
     }
 

@@ -49,7 +49,14 @@ final class WorkPacker {
     /** What the kernel needs besides the plan. Addresses are device addresses. */
     record Launch(int protocol, int elementSize, int redop, long scalar, int nranks, int rank, long[] inputs,
                   long[] outputs, long slotBytes, long scratch, long scratchPerLane, long status, long claim,
-                  long abortFlag, long timeoutNs) {
+                  long abortFlag, long timeoutNs, long planScratch) {
+        /** Without a plan scratch: the plan has no {@code Buf.SCRATCH} region. */
+        Launch(int protocol, int elementSize, int redop, long scalar, int nranks, int rank, long[] inputs,
+               long[] outputs, long slotBytes, long scratch, long scratchPerLane, long status, long claim,
+               long abortFlag, long timeoutNs) {
+            this(protocol, elementSize, redop, scalar, nranks, rank, inputs, outputs, slotBytes, scratch, scratchPerLane,
+                    status, claim, abortFlag, timeoutNs, 0);
+        }
     }
 
     /** The packed descriptor: {@code bytes} to copy to {@code base}; {@code conns} in index order. */
@@ -91,8 +98,13 @@ final class WorkPacker {
         if (conns.size() > 0xFFFF) {
             throw new IllegalArgumentException(conns.size() + " connections: more than a step can name");
         }
+        if (plan.scratch() > 0 && l.planScratch() == 0) {
+            throw new IllegalArgumentException(plan.algorithm() + " keeps partial results in " + plan.scratch()
+                    + " elements of scratch, and the launch has none");
+        }
+        // The inputs, then each operation's scratch (the kernel finds it at inputs[nops + op]).
         long oInputs = align(WORK.byteSize());
-        long oOutputs = align(oInputs + 8L * nops);
+        long oOutputs = align(oInputs + 16L * nops);
         long oSegments = align(oOutputs + 8L * nops);
         long oLaneSteps = align(oSegments + SEGMENT.byteSize() * segs.size());
         long oSteps = align(oLaneSteps + LANE_STEPS.byteSize() * lanes * segs.size());
@@ -125,6 +137,8 @@ final class WorkPacker {
         putInt(m, 0, WORK, "protocol", l.protocol());
         for (int i = 0; i < nops; i++) {
             m.set(JAVA_LONG, oInputs + 8L * i, l.inputs()[i]);
+            // One scratch for the work, as the host engine's rank has one for each operation it runs.
+            m.set(JAVA_LONG, oInputs + 8L * (nops + i), l.planScratch());
             m.set(JAVA_LONG, oOutputs + 8L * i, l.outputs()[i]);
         }
         long tile = 0;
@@ -175,6 +189,12 @@ final class WorkPacker {
         }
         if (s.dst() != null && s.dst().buf() == Buf.OUTPUT) {
             flags |= WorkLayout.STEP_DST_OUTPUT;
+        }
+        if (s.src() != null && s.src().buf() == Buf.SCRATCH) {
+            flags |= WorkLayout.STEP_SRC_SCRATCH;
+        }
+        if (s.dst() != null && s.dst().buf() == Buf.SCRATCH) {
+            flags |= WorkLayout.STEP_DST_SCRATCH;
         }
         m.set(JAVA_BYTE, at + offset(STEP, "kind"), (byte) s.kind().ordinal());
         m.set(JAVA_BYTE, at + offset(STEP, "flags"), (byte) flags);

@@ -62,7 +62,10 @@ class FakeDriverEngineTest {
                 new CudaCollectivesTest.Case(4, "ring", Protocol.SIMPLE, Collective.ALL_TO_ALL, DataType.INT64, null, 300, false, 0),
                 new CudaCollectivesTest.Case(2, "ring", Protocol.LL128, Collective.BROADCAST, DataType.FLOAT64, null, 3000, false, 1),
                 new CudaCollectivesTest.Case(4, "ring", Protocol.LL, Collective.REDUCE, DataType.FLOAT8_E4M3, RedOp.preMulSum(0.3), 999, false, 2),
-                new CudaCollectivesTest.Case(3, "ring", Protocol.SIMPLE, Collective.REDUCE_SCATTER, DataType.UINT8, RedOp.MIN, 777, false, 0));
+                new CudaCollectivesTest.Case(3, "ring", Protocol.SIMPLE, Collective.REDUCE_SCATTER, DataType.UINT8, RedOp.MIN, 777, false, 0),
+                // plans with scratch, on two channels: the butterfly folding a rank, rhd's halves
+                new CudaCollectivesTest.Case(3, "butterfly", Protocol.LL128, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.SUM, 20_001, false, 0),
+                new CudaCollectivesTest.Case(4, "rhd", Protocol.SIMPLE, Collective.ALL_REDUCE, DataType.INT64, RedOp.AVG, 100_003, true, 0));
     }
 
     @ParameterizedTest

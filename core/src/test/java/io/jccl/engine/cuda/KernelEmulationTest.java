@@ -92,7 +92,13 @@ class KernelEmulationTest {
                 new Case(2, "ring", Protocol.LL, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.SUM, 5000, false, 0, (1L << 32) - 5),
                 new Case(3, "ring", Protocol.LL, Collective.ALL_REDUCE, DataType.INT32, RedOp.SUM, 5000, false, 0, (1L << 31) - 3),
                 new Case(2, "ring", Protocol.LL128, Collective.ALL_REDUCE, DataType.FLOAT64, RedOp.MIN, 5000, false, 0, (1L << 32) - 5),
-                new Case(2, "ring", Protocol.SIMPLE, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.SUM, 100_000, false, 0, 1L << 40));
+                new Case(2, "ring", Protocol.SIMPLE, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.SUM, 100_000, false, 0, 1L << 40),
+                // Plans that keep partial results in scratch: the butterfly folding rank 2 of 3 into
+                // rank 1, recursive halving-doubling's halves, on every protocol.
+                new Case(3, "butterfly", Protocol.SIMPLE, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.SUM, 70_001, false, 0),
+                new Case(4, "butterfly", Protocol.LL, Collective.ALL_REDUCE, DataType.INT32, RedOp.AVG, 3001, true, 0),
+                new Case(5, "rhd", Protocol.LL128, Collective.ALL_REDUCE, DataType.FLOAT16, RedOp.MAX, 10_001, false, 0),
+                new Case(4, "rhd", Protocol.SIMPLE, Collective.ALL_REDUCE, DataType.FLOAT64, RedOp.preMulSum(0.7), 50_000, true, 0));
     }
 
     /** One-channel domains with small FIFOs, as the host matrix uses: many tiles, slots wrap many times. */
@@ -125,6 +131,10 @@ class KernelEmulationTest {
                 fail(k + ": rank " + r + ": " + e.status()[r]);
             }
             assertThat(e.outputs()[r]).as(k + ": rank " + r).isEqualTo(host[r]);
+            if (!k.inPlace()) {
+                // Out of place the send buffer is the caller's, read only (partial results go to scratch).
+                assertThat(e.inputsAfter()[r]).as(k + ": rank " + r + "'s send buffer").isEqualTo(inputs[r]);
+            }
         }
     }
 
@@ -180,8 +190,8 @@ class KernelEmulationTest {
         }
     }
 
-    /** Each rank's receive buffer, and its kernel's failure (null if none). */
-    record Emulated(byte[][] outputs, String[] status) {
+    /** Each rank's receive buffer, its send buffer after the call, and its kernel's failure (null if none). */
+    record Emulated(byte[][] outputs, byte[][] inputsAfter, String[] status) {
     }
 
     private static byte[] recvInit(int bytes) {
@@ -329,7 +339,8 @@ class KernelEmulationTest {
                 WorkPacker.Launch l = new WorkPacker.Launch(CudaTuning.kernelProtocol(p), k.type().size(), redop,
                         DeviceScalars.bits(k.type(), k.op()), n, r, new long[] {BASE + send[op][r]},
                         new long[] {BASE + recv[op][r]}, slot, BASE + scratch, perLane, BASE + status[r], BASE + claim[r],
-                        BASE + abort, cfg.timeout().toNanos());
+                        BASE + abort, cfg.timeout().toNanos(),
+                        plan.scratch() > 0 ? BASE + space.take(plan.scratch() * k.type().size()) : 0);
                 WorkPacker.Fifos where = c -> {
                     int from = c.sending() ? rank : c.peer();
                     int to = c.sending() ? c.peer() : rank;
@@ -397,10 +408,12 @@ class KernelEmulationTest {
             List<Emulated> results = new ArrayList<>();
             for (int op = 0; op < nops; op++) {
                 byte[][] result = new byte[n][];
+                byte[][] inputsAfter = new byte[n][];
                 for (int r = 0; r < n; r++) {
                     result[r] = m.asSlice(recv[op][r], bytes[op]).toArray(ValueLayout.JAVA_BYTE);
+                    inputsAfter[r] = m.asSlice(send[op][r], bytes[op]).toArray(ValueLayout.JAVA_BYTE);
                 }
-                results.add(new Emulated(result, failures));
+                results.add(new Emulated(result, inputsAfter, failures));
             }
             return results;
         }

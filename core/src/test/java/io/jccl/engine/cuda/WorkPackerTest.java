@@ -135,6 +135,47 @@ class WorkPackerTest {
         }
     }
 
+    @Test
+    void aPlanWithScratchNamesItAfterTheInputsAndFlagsItsRegions() {
+        // The butterfly on 3 ranks folds rank 2 into rank 1, whose partial sums live in scratch.
+        int n = 3;
+        Plan plan = Algorithms.plan(new Call(Collective.ALL_REDUCE, n, 1001, 0), Algorithm.BUTTERFLY, Channels.flat(n, 2), 37);
+        assertThat(plan.scratch()).isPositive();
+        WorkPacker.Launch without = launch(1);
+        WorkPacker.Launch with = new WorkPacker.Launch(without.protocol(), without.elementSize(), without.redop(),
+                without.scalar(), without.nranks(), without.rank(), without.inputs(), without.outputs(), without.slotBytes(),
+                without.scratch(), without.scratchPerLane(), without.status(), without.claim(), without.abortFlag(),
+                without.timeoutNs(), 0x7000_0000L);
+        int scratchSteps = 0;
+        for (int rank = 0; rank < n; rank++) {
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment m = WorkPacker.pack(plan, rank, with, WorkPackerTest::fifo, BASE, a).bytes();
+                long oInputs = m.get(JAVA_LONG, offset(WORK, "inputs")) - BASE;
+                assertThat(m.get(JAVA_LONG, oInputs)).isEqualTo(with.inputs()[0]);
+                assertThat(m.get(JAVA_LONG, oInputs + 8)).isEqualTo(0x7000_0000L); // inputs[nops + 0]
+                long oSteps = m.get(JAVA_LONG, offset(WORK, "steps")) - BASE;
+                int k = 0;
+                for (Segment seg : plan.segments(rank)) {
+                    for (int lane = 0; lane < plan.lanes(); lane++) {
+                        for (Step st : seg.schedule().stepArray(rank, lane)) {
+                            int flags = m.get(JAVA_BYTE, oSteps + STEP.byteSize() * k++ + 1);
+                            boolean src = st.src() != null && st.src().buf() == Buf.SCRATCH;
+                            boolean dst = st.dst() != null && st.dst().buf() == Buf.SCRATCH;
+                            assertThat((flags & WorkLayout.STEP_SRC_SCRATCH) != 0).isEqualTo(src);
+                            assertThat((flags & WorkLayout.STEP_DST_SCRATCH) != 0).isEqualTo(dst);
+                            scratchSteps += src || dst ? 1 : 0;
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(scratchSteps).isPositive();
+        try (Arena a = Arena.ofConfined()) {
+            assertThatThrownBy(() -> WorkPacker.pack(plan, 1, without, WorkPackerTest::fifo, BASE, a))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("scratch");
+        }
+    }
+
     private static void checkStep(MemorySegment m, long at, long oConns, Step want) {
         assertThat(m.get(JAVA_BYTE, at)).isEqualTo((byte) want.kind().ordinal());
         int flags = m.get(JAVA_BYTE, at + 1);
