@@ -210,8 +210,9 @@ final class CudaPerfCommand {
     /**
      * Microseconds per call of every rank, on the host clock from the first launch to the end of
      * every stream, after {@code -w} warm-ups: at least {@code -n} iterations, more until they take
-     * {@code -T} milliseconds, as the host sweep times. Across processes ({@code across} not null)
-     * the most iterations any process wants, started together.
+     * {@code -T} milliseconds, in rounds until two agree ({@link TimingRounds}), as the host sweep
+     * times. Across processes ({@code across} not null) the most iterations any process wants,
+     * started together, and the slowest process's time, so that every process decides alike.
      */
     private static double time(PerfOptions o, CollectiveCall[] calls, CudaStream[] streams, Across across) {
         long w0 = System.nanoTime();
@@ -226,12 +227,21 @@ final class CudaPerfCommand {
             // every process makes as many calls; the reduction also has them all start together
             iters = (int) across.reduce(iters, RedOp.MAX);
         }
-        long t0 = System.nanoTime();
-        for (int i = 0; i < iters; i++) {
-            issueAll(calls, streams);
-        }
-        syncAll(streams);
-        return (System.nanoTime() - t0) / 1e3 / iters;
+        TimingRounds rounds = new TimingRounds(iters, o.minMillis());
+        double micros;
+        do {
+            int n = rounds.iters();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                issueAll(calls, streams);
+            }
+            syncAll(streams);
+            micros = (System.nanoTime() - t0) / 1e3 / n;
+            if (across != null) {
+                micros = across.reduce(micros, RedOp.MAX);
+            }
+        } while (rounds.another(micros));
+        return micros;
     }
 
     /**
