@@ -28,6 +28,10 @@ sanitizer() {
         timeout 300 compute-sanitizer --tool $tool "${perf_cmd[@]}" allreduce --engine cuda -t 2 -b 8 -e 4M -f 64 -n 2 -w 1 -T 0 \
             --jit_warmup 0 > "$out/$tool.log" 2>&1 || true
         echo "$tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool.log")"
+        # The scratch path (docs/gpu.md "Scratch"): the butterfly on 3 ranks folds one into another.
+        JCCL_ALGO=butterfly timeout 300 compute-sanitizer --tool $tool "${perf_cmd[@]}" allreduce --engine cuda -t 3 -b 8 \
+            -e 64K -f 64 -n 2 -w 1 -T 0 --jit_warmup 0 > "$out/$tool-scratch.log" 2>&1 || true
+        echo "$tool (butterfly, scratch): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool-scratch.log")"
     done
 }
 
@@ -41,6 +45,13 @@ sweeps() {
     done
     for c in allgather reducescatter broadcast alltoall; do
         perf $c --engine cuda -t 8 -b 8 -e 64M -f 8 >> "$out/perf.log" 2>&1
+    done
+    # The butterfly (one exchange per doubling, partial sums in scratch) against the ring's small
+    # calls: the engine's tuner leaves it out until this shows where it wins (docs/gpu.md "Scratch").
+    for t in 2 8; do
+        for a in butterfly ring; do
+            JCCL_ALGO=$a perf allreduce --engine cuda -t $t -b 8 -e 1M -f 8 >> "$out/perf.log" 2>&1
+        done
     done
     echo "perf: $out/perf.log"
 }
