@@ -13,8 +13,9 @@ import io.jccl.proto.Protocol;
  * direct n/(n-1), broadcast and reduce 1). All times in µs, bandwidths in GB/s (bytes per ns).
  *
  * <p>The constants are the engine's: {@link #HOST} for the host engine on shared memory. The host
- * has a regime a GPU does not: when a process runs more busy threads than it has cores, a hop
- * costs a thread wake-up ({@code parkedHopLatency}) rather than a cache-line transfer.
+ * has a regime a GPU does not: when the host runs more busy threads than it has cores, a hop
+ * costs a hand-over of a core ({@code parkedHopLatency}: the waiting thread yields to the one it
+ * waits for) rather than a cache-line transfer.
  *
  * @param baseLatency  per algorithm (by ordinal) and protocol (by ordinal), µs
  * @param hopLatency   per algorithm and protocol, µs per hop inside a node
@@ -58,7 +59,7 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
      * and `-t 2` after the engine's later work measured LL 0.1-0.3 µs faster than Simple at 8-32 B
      * (butterfly across 2 processes 0.56-0.63 against 0.70-0.79 µs; ring 0.8-0.95 against 0.97-1.1)
      * and level at 128 B, where LL's bandwidth term makes Simple the choice. With 4 ranks on 2
-     * cores a hop is a wake-up.
+     * cores a hop is a hand-over of a core.
      */
     public static final CostModel HOST = host();
 
@@ -76,8 +77,12 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
             hop[a][SIMPLE] = 0.2;
         }
         double[] parked = new double[np];
-        // 4 ranks on 2 cores (2 threads per core): ring all-reduce ≈ 6 hops × 40 µs + bytes / busbw.
-        java.util.Arrays.fill(parked, 20.0);
+        // Threads that outnumber the cores yield to the one waited for (Backoff): 4 ranks on 2
+        // cores (2 threads per core), 8 B all-reduce, the butterfly's 2 hops in 3.4-6.5 µs as
+        // processes and 3.8-5.0 as threads; the ring's 6 hops 13.7 (processes); 32 KiB: ring
+        // 43-51 µs, butterfly 58-76 (processes). When those threads parked instead, a hop cost
+        // about 20 µs per thread per core.
+        java.util.Arrays.fill(parked, 1.0);
         double[] bw = new double[np];
         bw[LL] = 0.68;
         bw[LL128] = 1.5;
@@ -95,7 +100,7 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
      * Predicted µs for a call of {@code bytes} (as {@link CallSize} counts) on {@code nranks} ranks
      * over {@code nNodes} nodes, {@code channels} channels, a tree of depth {@code treeDepth};
      * {@code threadsPerCore} the busy threads of the host per core: above 1, each of the
-     * {@code tiles} messages a lane sends in turn pays a wake-up at every hop, longer the more
+     * {@code tiles} messages a lane sends in turn pays a hand-over of a core at every hop, longer the more
      * threads share a core.
      */
     public double time(Collective c, Algorithm a, Protocol p, long bytes, int nranks, int nNodes, int channels,
@@ -138,26 +143,11 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
             }
             default -> throw new IllegalArgumentException(a + " is costed from its schedule (ScheduleCost)");
         }
-        // Pipelined tiles hide each other's hop latency, unless every hop is a wake-up; wake-ups
+        // Pipelined tiles hide each other's hop latency, unless every hop is a hand-over; those
         // wait longer the more threads share each core.
         double intra = threadsPerCore > 1 ? parkedHopLatency[pi] * threadsPerCore * Math.max(1, tiles) : hopLatency[ai][pi];
         double latency = baseLatency[ai][pi] + (hops - interHops) * intra + interHops * interHopLatency[ai][pi];
         return latency + bytes / (busBw * ratio);
-    }
-
-    /**
-     * µs a hop costs per busy thread per core on the host when each rank is a process of its own
-     * and they outnumber the cores: a wait there yields (see the host engine's Backoff) rather than
-     * parks, and the process it waits for runs next. 4 processes on 2 cores, 8 B all-reduce: the
-     * butterfly's 2 hops 3.4-6.5 µs, the ring's 6 hops 13.7; 32 KiB: ring 43-51, butterfly 58-76.
-     */
-    public static final double HOST_YIELD_HOP_MICROS = 1.0;
-
-    /** This model with every hop of oversubscribed threads costing {@code micros} per thread per core, whatever the protocol. */
-    public CostModel withParkedHopLatency(double micros) {
-        double[] parked = new double[parkedHopLatency.length];
-        java.util.Arrays.fill(parked, micros);
-        return new CostModel(baseLatency, hopLatency, interHopLatency, parked, channelBw, maxBusBw, interBusBw, reduceBw);
     }
 
     /**
@@ -184,7 +174,7 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
 
     /**
      * Predicted µs for a call by an algorithm costed from its schedule ({@link ScheduleCost}): the
-     * ring's base latency and hop latencies (intra-server hops as wake-ups when the threads
+     * ring's base latency and hop latencies (intra-server hops as hand-overs when the threads
      * outnumber the cores, as in {@link #time}), each level's bandwidth its cap or the channels',
      * and the reductions it makes beyond the ring's at {@link #reduceBw}.
      */

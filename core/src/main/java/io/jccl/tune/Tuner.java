@@ -99,16 +99,6 @@ public final class Tuner {
      * for none; {@code config.tuningFile()} names it in messages).
      */
     public static Tuner create(Config config, ServerLayout layout, int cores, String tuningText) {
-        return create(config, layout, cores, tuningText, false);
-    }
-
-    /**
-     * As {@link #create(Config, ServerLayout, int, String)}; {@code processPerRank} when every rank
-     * is a process of its own, whose waits, when the ranks outnumber the cores, yield to the process
-     * they wait for instead of parking ({@link CostModel#HOST_YIELD_HOP_MICROS}). Every rank must
-     * pass the same value (derive it from what all ranks share, such as the bootstrap's peers).
-     */
-    public static Tuner create(Config config, ServerLayout layout, int cores, String tuningText, boolean processPerRank) {
         TuningTable table = null;
         TunerRules rules = null;
         if (tuningText != null) {
@@ -123,11 +113,8 @@ public final class Tuner {
                 throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_TUNING_FILE", source + ": " + e.getMessage());
             }
         }
-        CostModel model = CostModel.HOST.withInterServer(config.interBandwidth(), config.interLatency());
-        if (processPerRank) {
-            model = model.withParkedHopLatency(CostModel.HOST_YIELD_HOP_MICROS);
-        }
-        return new Tuner(config, layout, cores, model, table, rules);
+        return new Tuner(config, layout, cores, CostModel.HOST.withInterServer(config.interBandwidth(), config.interLatency()),
+                table, rules);
     }
 
     /** A tuner with an explicit model, table and machine (for tests and the calibrator's checks). */

@@ -31,9 +31,10 @@ class TunerTest {
         // against 0.70-0.79 us) and its bandwidth far lower, so LL wins the smallest calls and
         // Simple the rest, from 128 B; small all-reduces take the butterfly's one exchange (ring:
         // 0.8-1.1 us), large ones the ring, which reduces half the elements the butterfly does
-        // (2 threads, 2 MiB: 352 against 532 us). With 8 ranks on 2 cores every hop is a wake-up
-        // and the butterfly's log2 n hops beat the ring's 2(n-1) and the tree's 2 log n (8 B: 130,
-        // 257 and 379 us).
+        // (2 threads, 2 MiB: 352 against 532 us). With 8 ranks on 2 cores every hop hands over a
+        // core and the butterfly's log2 n hops win the small calls (8 B: butterfly 15 us, ring 20,
+        // tree 107: its two lanes a rank double the threads; the model, which prices a thread per
+        // core linearly, would still take the tree over the ring there, with JCCL_ALGO=^butterfly).
         Tuner t = tuner(Config.defaults(), 2, null);
         Choice small = t.choose(Collective.ALL_REDUCE, 2, 4, 0);
         Choice large = t.choose(Collective.ALL_REDUCE, 16 << 20, 4, 0);
@@ -45,18 +46,15 @@ class TunerTest {
         Tuner eight = tuner(Config.defaults(), 8, null);
         assertThat(eight.choose(Collective.ALL_REDUCE, 2, 4, 0).algorithm()).isEqualTo(Algorithm.BUTTERFLY);
         assertThat(eight.choose(Collective.ALL_REDUCE, 64 << 20, 4, 0).algorithm()).isEqualTo(Algorithm.RING);
-        // Without the butterfly, the tree's 2 log n hops still beat the ring's for small calls.
-        Tuner eightNoButterfly = tuner(Config.defaults().withAlgorithms("^butterfly"), 8, null);
-        assertThat(eightNoButterfly.choose(Collective.ALL_REDUCE, 2, 4, 0).algorithm()).isEqualTo(Algorithm.TREE);
-        // ... but not where its two lanes per rank double the threads waking each other
-        // (4 ranks on 2 cores, 128 KiB: measured ring 0.3 ms, tree 1.8 ms, butterfly 0.27).
+        // ... but not where its two lanes per rank double the threads taking turns on the cores
+        // (4 ranks on 2 cores, 128 KiB: ring 62 us, tree 145, butterfly 86).
         Tuner four = tuner(Config.defaults(), 4, null);
-        assertThat(four.choose(Collective.ALL_REDUCE, 32 << 10, 4, 0).algorithm()).isEqualTo(Algorithm.BUTTERFLY);
+        assertThat(four.choose(Collective.ALL_REDUCE, 32 << 10, 4, 0).algorithm()).isEqualTo(Algorithm.RING);
         assertThat(tuner(Config.defaults().withAlgorithms("^butterfly"), 4, null).choose(Collective.ALL_REDUCE, 32 << 10, 4, 0)
                 .algorithm()).isEqualTo(Algorithm.RING);
-        // From 512 KiB the butterfly's reductions (log2 4 = 2 buffers against the ring's 3/4)
-        // cost more than its hops save (2 MiB: ring 1.9 ms, butterfly 4.1).
-        assertThat(four.choose(Collective.ALL_REDUCE, 128 << 10, 4, 0).algorithm()).isEqualTo(Algorithm.RING);
+        // Below, the butterfly's 2 hops beat the ring's 6 (8 KiB: 11 against 15 us); above, its
+        // reductions (log2 4 = 2 buffers against the ring's 3/4) cost more than its hops save.
+        assertThat(four.choose(Collective.ALL_REDUCE, 2 << 10, 4, 0).algorithm()).isEqualTo(Algorithm.BUTTERFLY);
         // 1 MiB, depth 2: the tree's chunk shrinks to 128 KiB, so each of its 2 lanes sends 4 in turn;
         // the ring's tile is a 512 KiB slot per rank: one.
         assertThat(four.tiles(Collective.ALL_REDUCE, Algorithm.TREE, Protocol.SIMPLE, 1 << 20, 1, 2)).isEqualTo(4);
@@ -169,23 +167,18 @@ class TunerTest {
     }
 
     @Test
-    void ranksThatAreProcessesOfTheirOwnYieldRatherThanParkWhenTheyOutnumberTheCores() {
-        // 4 processes on 2 cores: a hop is a yield to the process waited for (about 2 us), so the
-        // ring's bandwidth wins from 32 KiB (ring 43-51 us, butterfly 58-76); 4 threads of one
-        // process park and wake, and the butterfly's fewer hops win up to 128 KiB.
-        Tuner procs = Tuner.create(Config.defaults(), ServerLayout.single(4), 2, null, true);
-        Tuner threads = Tuner.create(Config.defaults(), ServerLayout.single(4), 2, null, false);
-        assertThat(procs.choose(Collective.ALL_REDUCE, 2, 4, 0).algorithm()).isEqualTo(Algorithm.BUTTERFLY);
-        assertThat(procs.choose(Collective.ALL_REDUCE, 8 << 10, 4, 0).algorithm()).isEqualTo(Algorithm.RING);
-        assertThat(threads.choose(Collective.ALL_REDUCE, 8 << 10, 4, 0).algorithm()).isEqualTo(Algorithm.BUTTERFLY);
+    void ranksThatOutnumberTheCoresPayAHandOverOfACorePerHop() {
+        // 4 ranks on 2 cores: a hop is a yield to the rank waited for (about 2 us at 2 threads a
+        // core), so the ring's bandwidth wins from 32 KiB (processes: ring 43-51 us, butterfly
+        // 58-76; threads, 128 KiB: ring 62, butterfly 86), the butterfly's fewer hops below.
+        Tuner four = Tuner.create(Config.defaults(), ServerLayout.single(4), 2, null);
+        assertThat(four.choose(Collective.ALL_REDUCE, 2, 4, 0).algorithm()).isEqualTo(Algorithm.BUTTERFLY);
+        assertThat(four.choose(Collective.ALL_REDUCE, 8 << 10, 4, 0).algorithm()).isEqualTo(Algorithm.RING);
         // 8 B: the butterfly's 2 hops at 2 threads per core, 1 us each, on top of LL's base.
-        assertThat(procs.choose(Collective.ALL_REDUCE, 2, 4, 0).predictedMicros())
-                .isCloseTo(1.1 + 2 * 2 * CostModel.HOST_YIELD_HOP_MICROS, within(0.1));
-        // Ranks that fit on the cores spin: nothing changes.
-        Tuner two = Tuner.create(Config.defaults(), ServerLayout.single(2), 2, null, true);
-        assertThat(two.choose(Collective.ALL_REDUCE, 1 << 20, 4, 0).predictedMicros())
-                .isEqualTo(Tuner.create(Config.defaults(), ServerLayout.single(2), 2, null, false)
-                        .choose(Collective.ALL_REDUCE, 1 << 20, 4, 0).predictedMicros());
+        assertThat(four.choose(Collective.ALL_REDUCE, 2, 4, 0).predictedMicros()).isCloseTo(1.1 + 2 * 2 * 1.0, within(0.1));
+        // Ranks that fit on the cores spin: the same ranks on 4 cores pay a cache-line transfer a hop.
+        Tuner roomy = Tuner.create(Config.defaults(), ServerLayout.single(4), 4, null);
+        assertThat(roomy.choose(Collective.ALL_REDUCE, 2, 4, 0).predictedMicros()).isCloseTo(1.1 + 2 * 0.2, within(0.1));
     }
 
     @Test

@@ -3,24 +3,27 @@ package io.jccl.engine.host;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * How a host thread waits for another, by whether the threads running operations in this process
+ * How a host thread waits for another, by whether the threads running operations on this host
  * fit on its cores:
  * <ul>
- * <li>They fit (2 ranks on 2 cores): spin for {@link #DEDICATED_SPIN_NANOS}, then yield, and
- * park only after {@link #DEDICATED_YIELD_NANOS} (a peer that has not made its call yet must not
- * cost a busy core until the timeout). A park hands the wake-up to the peer, and Linux places a woken thread on its waker's core:
- * two ranks that ping-pong then end up sharing one core, and stay so, waking each other on every
+ * <li>They fit (2 ranks on 2 cores): spin for {@link #DEDICATED_SPIN_NANOS}, then yield. A park
+ * would hand the wake-up to the peer, and Linux places a woken thread on its waker's core: two
+ * ranks that ping-pong then end up sharing one core, and stay so, waking each other on every
  * message (25-50x slower). Yielding keeps both runnable, so the scheduler can see the imbalance
  * and move one to the idle core.</li>
- * <li>They do not fit (8 ranks on 2 cores): spin only {@link #SHARED_SPIN_NANOS}, then park with a
- * growing sleep, registered on the FIFO it waits for so that the other side wakes it at once:
- * the awaited thread may need this very core, and under Linux's CFS a yield often hands the core
- * straight back (two ranks on one core then took over a millisecond a message).</li>
+ * <li>They do not fit (4 or 8 ranks on 2 cores, as threads or processes): spin only
+ * {@link #OVERSUBSCRIBED_SPINS} times, then yield: the thread waited for may need this very core.
+ * Threads of one process used to park instead, registered on the FIFO, because a yield under
+ * CFS often handed the core straight back; on Linux 6.18 (EEVDF) yielding was 12-30x faster for
+ * small calls (8 B all-reduce, 4 threads on 2 cores: 3.8-5.0 µs a call against 92-95; 8 threads
+ * 13-15 against 166-227; 16 threads 43 against 340) and 1.3-2x for large ones (8 threads, 2 MiB:
+ * 2.6-2.9 ms against 4.9-6.1), and 4 processes on 2 cores: 4 µs a call where spinning 2 µs first
+ * gave 7.</li>
  * </ul>
- * A FIFO shared with another process cannot be woken from there: its waits poll, yielding (when
- * the ranks of this host outnumber its cores, after only {@link #OVERSUBSCRIBED_SPINS} spins: the
- * peer it waits for may be waiting for this very core; 4 processes on 2 cores, 8 B all-reduce: 4 µs
- * a call where spinning 2 µs first gave 7) and then sleeping at most
+ * Either way a wait that lasts past {@link #YIELD_NANOS} stops taking a core: a peer that has not
+ * made its call yet must not cost one until the timeout. It then parks with a growing sleep,
+ * registered on the FIFO it waits for so that the other side wakes it at once; a FIFO shared with
+ * another process cannot be woken from there, so its waits sleep at most
  * {@link #SHARED_MAX_PARK_NANOS} at a time, and give up when the other process died (a final look
  * still takes what it wrote before) or aborted the communicator (the FIFO's abort word). Any wait
  * of a communicator one of whose processes died gives up after {@link #LOST_GRACE_NANOS}.
@@ -30,12 +33,11 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class Backoff {
     private static final long DEDICATED_SPIN_NANOS = 20_000;
-    private static final long SHARED_SPIN_NANOS = 2_000;
-    /** Spins before anything else, and those of a wait on another process's FIFO with more ranks than cores. */
+    /** Spins before anything else when the threads fit on the cores, and when they do not. */
     private static final int SPINS = 64;
     private static final int OVERSUBSCRIBED_SPINS = 8;
     /** After this long a wait parks whatever the cores: latency no longer matters, a busy core does. */
-    private static final long DEDICATED_YIELD_NANOS = 10_000_000;
+    private static final long YIELD_NANOS = 10_000_000;
     private static final long MIN_PARK_NANOS = 10_000;
     private static final long MAX_PARK_NANOS = 1_000_000;
     private static final long SHARED_MAX_PARK_NANOS = 50_000;
@@ -51,8 +53,6 @@ final class Backoff {
     private long startNanos;
     private long spinNanos;
     private boolean dedicated;
-    /** This wait is on another process's FIFO with more ranks than cores: it yields at once. */
-    private boolean yieldAtOnce;
     private long parkNanos;
     /** Why the last wait gave up besides deadline and local abort: the lost rank (or -1), another process's abort word (or 0). */
     private int lostPeer = -1;
@@ -98,7 +98,7 @@ final class Backoff {
 
     /** Whether the wait has reached its parking phase. */
     private boolean parking() {
-        return startNanos != 0 && System.nanoTime() - startNanos > (dedicated ? DEDICATED_YIELD_NANOS : spinNanos);
+        return startNanos != 0 && System.nanoTime() - startNanos > YIELD_NANOS;
     }
 
     /**
@@ -165,16 +165,15 @@ final class Backoff {
         if (i == 0) {
             // Ranks of this host in other processes compete for the same cores.
             dedicated = RUNNERS.get() + (domain.peers == null ? 0 : domain.peers.otherProcessRanksHere()) <= CORES;
-            yieldAtOnce = !dedicated && maxPark == SHARED_MAX_PARK_NANOS;
         }
-        if (i < (yieldAtOnce ? OVERSUBSCRIBED_SPINS : SPINS)) {
+        if (i < (dedicated ? SPINS : OVERSUBSCRIBED_SPINS)) {
             Thread.onSpinWait();
             return true;
         }
         long now = System.nanoTime();
         if (startNanos == 0) {
             startNanos = now;
-            spinNanos = dedicated ? DEDICATED_SPIN_NANOS : yieldAtOnce ? 0 : SHARED_SPIN_NANOS;
+            spinNanos = dedicated ? DEDICATED_SPIN_NANOS : 0;
         }
         if ((i & 7) == 0 && (domain.aborted() || now - startNanos > timeoutNanos)) {
             return false;
@@ -189,9 +188,9 @@ final class Backoff {
         long waited = now - startNanos;
         if (waited <= spinNanos) {
             Thread.onSpinWait();
-        } else if ((dedicated || maxPark == SHARED_MAX_PARK_NANOS) && waited <= DEDICATED_YIELD_NANOS) {
-            // A FIFO shared with another process brings no wake-up: yielding hands the core to the
-            // process this one waits for, where a sleep would add its length to every hop.
+        } else if (waited <= YIELD_NANOS) {
+            // Hands the core to the thread or process this one waits for, where a sleep would add
+            // its length to every hop.
             Thread.yield();
         } else {
             LockSupport.parkNanos(Math.min(parkNanos, maxPark));

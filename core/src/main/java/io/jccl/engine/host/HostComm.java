@@ -87,7 +87,7 @@ public final class HostComm {
             Config shared = s.applyTo(config);
             return new HostDomain(n, shared, io.jccl.tune.Tuner.create(shared,
                     io.jccl.topo.ServerLayout.ofHosts(bootstrap.locality().hostOf()), s.cores(),
-                    s.tuningText(), processPerRank(bootstrap.peers())), peers);
+                    s.tuningText()), peers);
         });
         if (others && rank == peers.localRanks()[0]) {
             ShmFiles.removeStale();
@@ -125,18 +125,6 @@ public final class HostComm {
             throw e;
         }
         return c;
-    }
-
-    /** Whether no two ranks share a process: the same answer on every rank, from the peers all of them have. */
-    static boolean processPerRank(List<io.jccl.bootstrap.PeerInfo> peers) {
-        for (int a = 0; a < peers.size(); a++) {
-            for (int b = a + 1; b < peers.size(); b++) {
-                if (peers.get(a).sameProcess(peers.get(b))) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 
     /** JCCL_DEBUG=INFO: one line per peer, the transport of this rank's connections with it. */
