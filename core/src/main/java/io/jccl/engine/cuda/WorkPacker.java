@@ -50,13 +50,6 @@ final class WorkPacker {
     record Launch(int protocol, int elementSize, int redop, long scalar, int nranks, int rank, long[] inputs,
                   long[] outputs, long slotBytes, long scratch, long scratchPerLane, long status, long claim,
                   long abortFlag, long timeoutNs, long planScratch) {
-        /** Without a plan scratch: the plan has no {@code Buf.SCRATCH} region. */
-        Launch(int protocol, int elementSize, int redop, long scalar, int nranks, int rank, long[] inputs,
-               long[] outputs, long slotBytes, long scratch, long scratchPerLane, long status, long claim,
-               long abortFlag, long timeoutNs) {
-            this(protocol, elementSize, redop, scalar, nranks, rank, inputs, outputs, slotBytes, scratch, scratchPerLane,
-                    status, claim, abortFlag, timeoutNs, 0);
-        }
     }
 
     /** The packed descriptor: {@code bytes} to copy to {@code base}; {@code conns} in index order. */

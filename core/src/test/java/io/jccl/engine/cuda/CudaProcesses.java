@@ -81,26 +81,18 @@ final class CudaProcesses {
      * returns rank 0's output, once it gave up (within 20 s, exit status 3); its files are gone.
      */
     static String killOne(String cudaLib) throws Exception {
-        try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
-            List<Process> procs = new ArrayList<>();
-            try {
-                for (int r = 0; r < 2; r++) {
-                    procs.add(rank(r, 2, root, cudaLib, Map.of(), "loop").start());
-                }
-                Process survivor = procs.getFirst();
-                Process killed = procs.get(1);
-                String sb = ChildJvm.readUntil(survivor, "looping", 90);
-                assertThat(sb).contains("looping");
-                killed.destroyForcibly();
-                assertThat(survivor.waitFor(20, TimeUnit.SECONDS)).as("the survivor gave up").isTrue();
-                String out = sb + new String(survivor.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                assertThat(survivor.exitValue()).as(out).isEqualTo(3);
-                assertThat(ChildJvm.shmFilesOf(procs)).isEmpty();
-                return out;
-            } finally {
-                procs.forEach(Process::destroyForcibly);
-            }
-        }
+        return twoRanks(cudaLib, "loop", procs -> {
+            Process survivor = procs.getFirst();
+            Process killed = procs.get(1);
+            String sb = ChildJvm.readUntil(survivor, "looping", 90);
+            assertThat(sb).contains("looping");
+            killed.destroyForcibly();
+            assertThat(survivor.waitFor(20, TimeUnit.SECONDS)).as("the survivor gave up").isTrue();
+            String out = sb + new String(survivor.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(survivor.exitValue()).as(out).isEqualTo(3);
+            assertThat(ChildJvm.shmFilesOf(procs)).isEmpty();
+            return out;
+        });
     }
 
     /**
@@ -108,22 +100,34 @@ final class CudaProcesses {
      * (exit status 3) while rank 1 still lives. Returns rank 0's output; no file is left once both ended.
      */
     static String abortOne(String cudaLib) throws Exception {
+        return twoRanks(cudaLib, "abort", procs -> {
+            Process waiter = procs.getFirst();
+            Process aborter = procs.get(1);
+            assertThat(ChildJvm.readUntil(aborter, "aborted", 90)).contains("aborted");
+            assertThat(waiter.waitFor(8, TimeUnit.SECONDS)).as("rank 0 gave up").isTrue();
+            assertThat(aborter.isAlive()).as("the aborting process still lives: its abort, not its death, was seen").isTrue();
+            String out = new String(waiter.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(waiter.exitValue()).as(out).isEqualTo(3);
+            assertThat(aborter.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(ChildJvm.shmFilesOf(procs)).isEmpty();
+            return out;
+        });
+    }
+
+    /** What a scenario does with its two started rank processes; returns what the test checks. */
+    private interface Scenario {
+        String run(List<Process> procs) throws Exception;
+    }
+
+    /** Starts ranks 0 and 1 running {@link CudaProcessRank} {@code mode} at a fresh root, runs {@code s}; no process outlives it. */
+    private static String twoRanks(String cudaLib, String mode, Scenario s) throws Exception {
         try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
             List<Process> procs = new ArrayList<>();
             try {
                 for (int r = 0; r < 2; r++) {
-                    procs.add(rank(r, 2, root, cudaLib, Map.of(), "abort").start());
+                    procs.add(rank(r, 2, root, cudaLib, Map.of(), mode).start());
                 }
-                Process waiter = procs.getFirst();
-                Process aborter = procs.get(1);
-                assertThat(ChildJvm.readUntil(aborter, "aborted", 90)).contains("aborted");
-                assertThat(waiter.waitFor(8, TimeUnit.SECONDS)).as("rank 0 gave up").isTrue();
-                assertThat(aborter.isAlive()).as("the aborting process still lives: its abort, not its death, was seen").isTrue();
-                String out = new String(waiter.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                assertThat(waiter.exitValue()).as(out).isEqualTo(3);
-                assertThat(aborter.waitFor(30, TimeUnit.SECONDS)).isTrue();
-                assertThat(ChildJvm.shmFilesOf(procs)).isEmpty();
-                return out;
+                return s.run(procs);
             } finally {
                 procs.forEach(Process::destroyForcibly);
             }

@@ -37,6 +37,11 @@ class WorkPackerTest {
     private static final long BASE = 0x7f00_0000_0000L;
 
     private static WorkPacker.Launch launch(int nops) {
+        return launch(nops, 0);
+    }
+
+    /** A launch of {@code nops} operations whose plan scratch (0: none) is at {@code planScratch}. */
+    private static WorkPacker.Launch launch(int nops, long planScratch) {
         long[] in = new long[nops];
         long[] out = new long[nops];
         for (int i = 0; i < nops; i++) {
@@ -44,7 +49,7 @@ class WorkPackerTest {
             out[i] = 0x2000_0000L + i * 0x100;
         }
         return new WorkPacker.Launch(WorkLayout.PROTO_LL128, 4, WorkLayout.OP_AVG, 0x3f80_0000L, 4, 1, in, out,
-                1 << 16, 0x3000_0000L, 5 * 4096, 0x4000_0000L, 0x4800_0000L, 0x5000_0000L, 30_000_000_000L);
+                1 << 16, 0x3000_0000L, 5 * 4096, 0x4000_0000L, 0x4800_0000L, 0x5000_0000L, 30_000_000_000L, planScratch);
     }
 
     /** A FIFO address that encodes the connection, so the test can tell which one a slot names. */
@@ -142,10 +147,7 @@ class WorkPackerTest {
         Plan plan = Algorithms.plan(new Call(Collective.ALL_REDUCE, n, 1001, 0), Algorithm.BUTTERFLY, Channels.flat(n, 2), 37);
         assertThat(plan.scratch()).isPositive();
         WorkPacker.Launch without = launch(1);
-        WorkPacker.Launch with = new WorkPacker.Launch(without.protocol(), without.elementSize(), without.redop(),
-                without.scalar(), without.nranks(), without.rank(), without.inputs(), without.outputs(), without.slotBytes(),
-                without.scratch(), without.scratchPerLane(), without.status(), without.claim(), without.abortFlag(),
-                without.timeoutNs(), 0x7000_0000L);
+        WorkPacker.Launch with = launch(1, 0x7000_0000L);
         int scratchSteps = 0;
         for (int rank = 0; rank < n; rank++) {
             try (Arena a = Arena.ofConfined()) {
@@ -213,7 +215,7 @@ class WorkPackerTest {
             assertThatThrownBy(() -> WorkPacker.pack(plan, 0, launch(1), WorkPackerTest::fifo, BASE, a))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("more than 4 links");
             assertThatThrownBy(() -> WorkPacker.pack(plan, 0, new WorkPacker.Launch(0, 4, 0, 0, 6, 0, new long[1],
-                    new long[2], 1, 0, 0, 0, 0, 0, 1), WorkPackerTest::fifo, BASE, a))
+                    new long[2], 1, 0, 0, 0, 0, 0, 1, 0), WorkPackerTest::fifo, BASE, a))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 inputs but 2 outputs");
         }
     }
