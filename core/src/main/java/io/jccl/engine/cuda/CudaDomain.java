@@ -91,25 +91,12 @@ final class CudaDomain {
      * if any ({@link CudaTuning#bundledTable}), for the calls it covers; else the cost model.
      */
     static Tuner tuner(Config config, int nranks, CudaDevice device, String tuningText) {
-        config = withoutUntriedAlgorithms(config);
         String text = tuningText != null ? tuningText
                 : config.tuningFile() == null ? CudaTuning.bundledTable(device.name()) : null;
         if (text == null) {
             return Tuner.create(config, nranks, 1);
         }
         return Tuner.create(config, nranks, 1, Runtime.getRuntime().availableProcessors(), text);
-    }
-
-    /**
-     * {@code config} without the butterfly when JCCL_ALGO allows anything else: the host model
-     * weighs it on one host, but on a GPU it has run only on the fake driver (its scratch buffer is
-     * new to this engine, docs/gpu.md), so the tuner leaves it to those who force it.
-     */
-    static Config withoutUntriedAlgorithms(Config config) {
-        java.util.Set<String> allowed = new java.util.TreeSet<>(config.algorithms());
-        allowed.remove(io.jccl.algo.Algorithm.BUTTERFLY.id());
-        return allowed.isEmpty() || allowed.size() == config.algorithms().size() ? config
-                : config.withAlgorithms(String.join(",", allowed));
     }
 
     /** Device memory that lives as long as the domain, zeroed before any kernel sees it. */

@@ -29,23 +29,6 @@ class CudaPlannerTest {
     }
 
     @Test
-    void theEnginesTunerLeavesTheButterflyOutUnlessItIsAllThatIsAllowed() {
-        // The host model picks the butterfly for small all-reduces; on a GPU it has run on the fake driver only.
-        Config defaults = Config.defaults();
-        assertThat(Tuner.create(defaults, 4, 1).choose(Collective.ALL_REDUCE, 2, 4, 0).algorithm().id()).isEqualTo("butterfly");
-        Config c = CudaDomain.withoutUntriedAlgorithms(defaults);
-        assertThat(c.algorithms()).doesNotContain("butterfly").contains("ring", "tree");
-        for (long count = 1; count <= 1 << 24; count *= 8) {
-            assertThat(allReduce(c, 4, count, H100_RESIDENT).plan().scratch()).isZero();
-        }
-        // JCCL_ALGO's own restrictions stay; the butterfly alone stays (and is refused when planned).
-        assertThat(CudaDomain.withoutUntriedAlgorithms(defaults.withAlgorithms("ring,butterfly")).algorithms())
-                .containsExactly("ring");
-        assertThat(CudaDomain.withoutUntriedAlgorithms(defaults.withAlgorithms("butterfly")).algorithms())
-                .containsExactly("butterfly");
-    }
-
-    @Test
     void withoutGivenBoundsChannelsGrowWithTheCallUpToTheBlocksEachRankMayKeepResident() {
         Config c = Config.defaults().withAlgorithms("ring").withProtocols("Simple");
         assertThat(c.channelBoundsGiven()).isFalse();
