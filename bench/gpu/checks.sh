@@ -3,7 +3,7 @@
 # the GPU tests (CudaCollectivesTest), compute-sanitizer's memcheck and racecheck on a short
 # sweep, and the perf sweeps of the table in docs/gpu.md. Logs go to $OUT (default ./out).
 #   ./checks.sh [tests|sanitizer|perf|procs]...     (default: the first three)
-# procs: the all-reduce sweep with one rank per process (CUDA IPC, then pinned host memory).
+# procs: the all-reduce sweep with one rank per process (CUDA IPC, pinned host memory, the socket proxy).
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$here/out}"
@@ -71,6 +71,9 @@ procs() {
         timeout 300 "${perf_cmd[@]}" allreduce --engine cuda -p $p -b 8 -e 256M -f 4 >> "$out/procs.log" 2>&1
         JCCL_P2P_DISABLE=1 timeout 300 "${perf_cmd[@]}" allreduce --engine cuda -p $p -b 8 -e 64M -f 8 >> "$out/procs.log" 2>&1
     done
+    # Both off: the socket proxy over loopback (docs/gpu.md "Ranks behind sockets").
+    JCCL_P2P_DISABLE=1 JCCL_SHM_DISABLE=1 timeout 300 "${perf_cmd[@]}" allreduce --engine cuda -p 2 -b 8 -e 64M -f 8 \
+        >> "$out/procs.log" 2>&1
     [[ -z "$mps" ]] || echo quit | nvidia-cuda-mps-control
     echo "procs: $out/procs.log"
 }

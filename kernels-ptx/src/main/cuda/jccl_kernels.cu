@@ -390,6 +390,11 @@ __device__ __forceinline__ uint64_t loadAcquire64(const uint64_t* p) {
     asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
     return v;
 }
+__device__ __forceinline__ uint64_t loadAcquireSystem64(const uint64_t* p) {
+    uint64_t v;
+    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
 __device__ __forceinline__ void storeVolatile64(uint64_t* p, uint64_t v) {
     asm volatile("st.volatile.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
@@ -458,6 +463,18 @@ __device__ bool mustStop(const Lane& l, const jccl_conn& c) {
 __device__ __forceinline__ uint64_t* fifoWord(const jccl_conn& c, int offset) {
     return reinterpret_cast<uint64_t*>(c.fifo + offset);
 }
+/* The other side's counter, acquired at the scope the connection needs (the CPU's: system). */
+__device__ __forceinline__ uint64_t acquireCounter(const jccl_conn& c, int offset) {
+    return (c.flags & JCCL_CONN_SYSTEM) ? loadAcquireSystem64(fifoWord(c, offset)) : loadAcquire64(fifoWord(c, offset));
+}
+/* Orders this block's FIFO accesses before the counter store that follows, for whoever reads it. */
+__device__ __forceinline__ void fenceFor(const jccl_conn& c) {
+    if (c.flags & JCCL_CONN_SYSTEM) {
+        __threadfence_system();
+    } else {
+        __threadfence();
+    }
+}
 __device__ __forceinline__ char* slotOf(const jccl_work* w, const jccl_conn& c, uint64_t seq) {
     return reinterpret_cast<char*>(c.fifo + JCCL_FIFO_SLOTS + (seq % JCCL_STEPS) * w->slotBytes);
 }
@@ -469,7 +486,7 @@ __device__ void waitRoom(const Lane& l, const jccl_conn& c) {
     if (threadIdx.x != 0) return;
     uint64_t tail = *fifoWord(c, JCCL_FIFO_TAIL);
     uint32_t polls = 0;
-    while (tail - loadAcquire64(fifoWord(c, JCCL_FIFO_HEAD)) >= JCCL_STEPS) {
+    while (tail - acquireCounter(c, JCCL_FIFO_HEAD) >= JCCL_STEPS) {
         JCCL_SPIN();
         if (++polls % POLLS_PER_CHECK == 0 && mustStop(l, c)) return;
     }
@@ -485,7 +502,7 @@ __device__ JCCL_NOINLINE const char* recvSimple(const Lane& l, const jccl_conn& 
         uint64_t head = *fifoWord(c, JCCL_FIFO_HEAD);
         uint32_t polls = 0;
         bool ok = true;
-        while (loadAcquire64(fifoWord(c, JCCL_FIFO_TAIL)) <= head) {
+        while (acquireCounter(c, JCCL_FIFO_TAIL) <= head) {
             JCCL_SPIN();
             if (++polls % POLLS_PER_CHECK == 0 && mustStop(l, c)) { ok = false; break; }
         }
@@ -505,7 +522,7 @@ __device__ void publishSimple(const jccl_conn& c, uint64_t bytes) {
     if (threadIdx.x == 0) {
         uint64_t tail = *fifoWord(c, JCCL_FIFO_TAIL);
         storeVolatile64(fifoWord(c, JCCL_FIFO_SIZES + 8 * (int)(tail % JCCL_STEPS)), bytes);
-        __threadfence();
+        fenceFor(c);
         storeVolatile64(fifoWord(c, JCCL_FIFO_TAIL), tail + 1);
     }
 }
@@ -572,7 +589,7 @@ __device__ JCCL_NOINLINE void sendLl(const jccl_work* w, const jccl_conn& c, con
             storeVolatile128(slot + i * JCCL_LL_LINE_BYTES, make_uint4(0, clean, 0, clean));
         }
         __syncthreads();
-        __threadfence();
+        fenceFor(c);
     }
     uint64_t lines = (bytes + JCCL_LL_DATA_BYTES - 1) / JCCL_LL_DATA_BYTES;
     for (uint64_t i = threadIdx.x; i <= lines; i += blockDim.x) {
@@ -698,7 +715,7 @@ __device__ void release(const jccl_conn& c) {
     __syncthreads();
     if (threadIdx.x == 0) {
         uint64_t head = *fifoWord(c, JCCL_FIFO_HEAD);
-        __threadfence();
+        fenceFor(c);
         storeVolatile64(fifoWord(c, JCCL_FIFO_HEAD), head + 1);
     }
 }

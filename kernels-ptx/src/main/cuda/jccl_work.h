@@ -30,6 +30,10 @@
 #define JCCL_FIFO_SIZES 128          /* uint64[JCCL_STEPS]: Simple message sizes per slot */
 #define JCCL_FIFO_SLOTS 256          /* JCCL_STEPS slots of slotBytes */
 
+/* jccl_conn.flags: the other end of the FIFO is the CPU (the socket proxy reads or fills it in
+ * pinned host memory), so its counters are acquired and released at system scope, not GPU scope. */
+#define JCCL_CONN_SYSTEM 1
+
 /* ---- kernels ---- */
 #define JCCL_PROTO_LL 0
 #define JCCL_PROTO_LL128 1
@@ -143,6 +147,8 @@ typedef struct jccl_conn {
     uint64_t fifo;           /* device address of the FIFO's head word */
     uint32_t peer;
     uint32_t channel;
+    uint32_t flags;          /* JCCL_CONN_* */
+    uint32_t pad;
 } jccl_conn;
 
 /* The first failure of a launch (written once, by the lane that failed first). */

@@ -32,6 +32,10 @@ public final class WorkLayout {
     public static final int FIFO_SIZES = 128;
     public static final int FIFO_SLOTS = 256;
 
+    // ---- connection flags ----
+    /** The FIFO's other end is the CPU (a socket proxy over pinned host memory): counters at system scope. */
+    public static final int CONN_SYSTEM = 1;
+
     // ---- kernels ----
     public static final int PROTO_LL = 0;
     public static final int PROTO_LL128 = 1;
@@ -135,7 +139,9 @@ public final class WorkLayout {
     public static final StructLayout CONN = MemoryLayout.structLayout(
             JAVA_LONG.withName("fifo"),
             JAVA_INT.withName("peer"),
-            JAVA_INT.withName("channel")).withName("jccl_conn");
+            JAVA_INT.withName("channel"),
+            JAVA_INT.withName("flags"),
+            JAVA_INT.withName("pad")).withName("jccl_conn");
 
     /** {@code jccl_status}: the first failure of a launch. */
     public static final StructLayout STATUS = MemoryLayout.structLayout(

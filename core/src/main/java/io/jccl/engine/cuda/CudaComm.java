@@ -134,9 +134,10 @@ public final class CudaComm {
             local[r] = peers.inProcess(r);
             names[r] = peers.describe(r);
             String gpu = new String(gpus[r], java.nio.charset.StandardCharsets.US_ASCII);
-            if (!p.sameHost(me)) {
-                throw new JcclException(ErrorCode.INVALID_USAGE, rank, names[r] + " is on another host: the CUDA engine"
-                        + " connects the ranks of one host only (its FIFOs have no socket transport yet)");
+            if (!local[r] && peers.overSockets(rank, r)) {
+                // Its FIFOs are this process's pinned host memory, carried by the socket proxy:
+                // its GPU and its host are its own.
+                continue;
             }
             if (!gpu.equals(device.pciBusId())) {
                 throw new JcclException(ErrorCode.INVALID_USAGE, rank, names[r] + " is on GPU " + gpu + ", this rank on "
@@ -151,14 +152,11 @@ public final class CudaComm {
                 }
             }
         }
-        if (others && s.p2pDisable() && s.shmDisable()) {
-            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "JCCL_P2P_DISABLE and JCCL_SHM_DISABLE leave the ranks"
-                    + " of other processes only sockets, which the CUDA engine's FIFOs do not have yet");
-        }
+        boolean sockets = io.jccl.engine.host.NetFifos.needed(bootstrap, s);
         ProcessFifos.Kind kind = s.p2pDisable() ? ProcessFifos.Kind.HOST : ProcessFifos.Kind.IPC;
         boolean shareProcesses = others;
         CudaDomain d = JOINING.computeIfAbsent(s.commId(), id -> {
-            Config shared = s.applyTo(config);
+            Config shared = sockets ? CudaDomain.withoutLl128(s.applyTo(config), rank) : s.applyTo(config);
             ProcessFifos remote = shareProcesses ? new ProcessFifos(kind, peers, config.timeout()) : null;
             return new CudaDomain(n, shared, device, CudaDomain.tuner(shared, n, device, s.tuningText()), remote, local);
         });
@@ -168,12 +166,21 @@ public final class CudaComm {
         CudaComm c = new CudaComm(d, rank, config);
         try {
             d.join(c);
+            if (sockets) {
+                io.jccl.engine.host.NetFifos net = d.net(() -> new io.jccl.engine.host.NetFifos(bootstrap, s.commId(), d.config,
+                        peers, rank, d::hostFifo, d::aborted, (cause, by, lost) -> d.netFailed(cause)));
+                net.exchangeAddresses(bootstrap);
+            }
             if (config.debug() == Config.Debug.INFO) {
                 StringBuilder b = new StringBuilder();
                 for (int r = 0; r < n; r++) {
                     if (r != rank) {
-                        b.append("jccl INFO rank ").append(rank).append(": ").append(names[r]).append(" via ").append(local[r]
-                                ? "P2P/device memory" : kind == ProcessFifos.Kind.IPC ? "P2P/CUDA IPC" : "SHM/pinned host memory")
+                        b.append("jccl INFO rank ").append(rank).append(": ").append(names[r]).append(" via ")
+                                .append(peers.overSockets(rank, r) ? "NET/Socket (pinned host memory, " + d.config.socketThreads()
+                                        + " proxy thread(s) per direction, " + d.config.socksPerThread() * d.config.socketThreads()
+                                        + " socket(s) per connection; LL128 off)"
+                                        : local[r] ? "P2P/device memory" : kind == ProcessFifos.Kind.IPC ? "P2P/CUDA IPC"
+                                        : "SHM/pinned host memory")
                                 .append('\n');
                     }
                 }
@@ -452,8 +459,17 @@ public final class CudaComm {
                 scratch[p.ordinal()], perLane, statusDevice, claim, domain.abortFlag, config.timeout().toNanos(),
                 planScratch);
         domain.connect(plan, shape, rank, p);
-        WorkPacker.Fifos fifos = c -> c.sending() ? domain.fifo(p, c.channel(), rank, c.peer())
-                : domain.fifo(p, c.channel(), c.peer(), rank);
+        WorkPacker.Fifos fifos = new WorkPacker.Fifos() {
+            @Override
+            public long address(WorkPacker.Conn c) {
+                return c.sending() ? domain.sendFifo(p, c.channel(), rank, c.peer()) : domain.fifo(p, c.channel(), c.peer(), rank);
+            }
+
+            @Override
+            public boolean system(WorkPacker.Conn c) {
+                return domain.overSockets(rank, c.peer());
+            }
+        };
         try (Arena a = Arena.ofConfined()) {
             long bytes = WorkPacker.pack(plan, rank, l, fifos, 0, a).bytes().byteSize();
             long base = domain.allocate(bytes);
@@ -483,7 +499,9 @@ public final class CudaComm {
     private void readStatus() {
         int code = status.get(ValueLayout.JAVA_INT, WorkLayout.offset(WorkLayout.STATUS, "code"));
         if (code != WorkLayout.STATUS_OK && failure == null) {
-            failure = StatusReport.exception(rank, status, config.timeout());
+            String lost = domain.netFailure();
+            failure = code == WorkLayout.STATUS_ABORTED && lost != null ? new JcclException(ErrorCode.REMOTE_ERROR, rank, lost)
+                    : StatusReport.exception(rank, status, config.timeout());
         }
     }
 
@@ -535,6 +553,7 @@ public final class CudaComm {
             CudaDriver.synchronizeEvent(lastEvent);
             CudaDriver.destroyEvent(lastEvent);
         }
+        domain.finishNet(rank);
         // The status memory goes with the arena: what it says stays for a later synchronize().
         readStatus();
         arena.close();

@@ -60,6 +60,13 @@ final class CudaDomain {
     /** Plans whose receiving connections some local rank has made (see {@link #connect}). */
     private final Map<Object, Boolean> connected = new ConcurrentHashMap<>();
     private volatile boolean aborted;
+    /** The socket transport of connections with ranks behind sockets (set once at init), or null. */
+    private volatile io.jccl.engine.host.NetFifos net;
+    /** Pinned host memory of the socket transport's FIFOs, by host address: its device address. */
+    private final Map<Long, Long> hostFifos = new ConcurrentHashMap<>();
+    private final List<MemorySegment> hostAllocations = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Why the socket transport failed (a peer lost, a bad frame), or null. */
+    private volatile String netFailure;
 
     record FifoKey(Protocol protocol, int channel, int from, int to) {
     }
@@ -156,6 +163,9 @@ final class CudaDomain {
 
     /** Device address of the FIFO from {@code from} to {@code to} on a channel in a protocol (made on first use). */
     long fifo(Protocol p, int channel, int from, int to) {
+        if (overSockets(from, to)) {
+            return hostFifos.get(net.receiving(p, channel, from, to).address());
+        }
         FifoKey k = new FifoKey(p, channel, from, to);
         long bytes = WorkLayout.FIFO_SLOTS + WorkLayout.STEPS * slotBytes(p);
         if (remote != null && !(local[from] && local[to])) {
@@ -168,6 +178,65 @@ final class CudaDomain {
     }
 
     /**
+     * Device address of the FIFO local rank {@code from} sends to {@code to} through: the
+     * connection's FIFO, or, over sockets, this process's FIFO that the proxy empties.
+     */
+    long sendFifo(Protocol p, int channel, int from, int to) {
+        return overSockets(from, to) ? hostFifos.get(net.sending(p, channel, from, to).address()) : fifo(p, channel, from, to);
+    }
+
+    /** Whether the connection between {@code from} and {@code to} goes through the socket transport (its FIFO in host memory). */
+    boolean overSockets(int from, int to) {
+        io.jccl.engine.host.NetFifos n = net;
+        return n != null && n.peers().overSockets(from, to);
+    }
+
+    /** The socket transport, made by the first local rank that asks ({@code make}). */
+    synchronized io.jccl.engine.host.NetFifos net(java.util.function.Supplier<io.jccl.engine.host.NetFifos> make) {
+        if (net == null) {
+            net = make.get();
+        }
+        return net;
+    }
+
+    /**
+     * Zeroed pinned host memory the GPU reaches, for a FIFO of the socket transport (freed when
+     * the domain closes). Called from the proxy's threads too: the context is made current first,
+     * and nothing between that and the driver's calls can unmount a virtual thread.
+     */
+    MemorySegment hostFifo(long bytes) {
+        device.makeCurrent();
+        MemorySegment m = CudaDriver.hostAlloc(bytes, io.jccl.bindings.cuda.Cuda.CU_MEMHOSTALLOC_PORTABLE
+                | io.jccl.bindings.cuda.Cuda.CU_MEMHOSTALLOC_DEVICEMAP);
+        long onDevice = CudaDriver.hostDevicePointer(m);
+        m.fill((byte) 0);
+        hostAllocations.add(m);
+        hostFifos.put(m.address(), onDevice);
+        return m;
+    }
+
+    /** The socket transport lost a peer or read a bad frame: every kernel of the domain stops, every rank fails naming it. */
+    void netFailed(String cause) {
+        netFailure = cause;
+        // On a platform thread: the proxy's may be virtual, and the abort's driver calls need the
+        // context current on the thread they run on.
+        Thread.ofPlatform().daemon().name("jccl-net-abort").start(this::abort);
+    }
+
+    /** Why the socket transport failed, or null. */
+    String netFailure() {
+        return netFailure;
+    }
+
+    /** A local rank closes: what it sent over sockets leaves first (bounded), then its connections end. */
+    void finishNet(int rank) {
+        io.jccl.engine.host.NetFifos n = net;
+        if (n != null) {
+            n.finish(rank);
+        }
+    }
+
+    /**
      * Makes the FIFOs {@code rank} receives on in {@code plan} before any of the FIFOs it sends on,
      * which may mean waiting for another process to make them. Every rank of a collective does the
      * same, so none waits for a rank that waits for it. Send/recv calls need not be grouped alike on
@@ -175,7 +244,7 @@ final class CudaDomain {
      */
     void connect(io.jccl.plan.Plan plan, Object shape, int rank, Protocol p) {
         List<Object> key = List.of(shape, rank, p);
-        if (remote == null || connected.containsKey(key)) {
+        if (remote == null && net == null || connected.containsKey(key)) {
             return;
         }
         java.util.Set<Integer> peers = new java.util.TreeSet<>();
@@ -256,6 +325,26 @@ final class CudaDomain {
         return remote;
     }
 
+    boolean aborted() {
+        return aborted;
+    }
+
+    /**
+     * {@code config} without LL128 for a communicator some of whose connections go over sockets
+     * (its lines are atomic only inside a GPU, not across PCIe to the proxy's CPU); refused when
+     * JCCL_PROTO allows nothing else.
+     */
+    static Config withoutLl128(Config config, int rank) {
+        java.util.Set<Protocol> allowed = java.util.EnumSet.copyOf(config.protocols());
+        allowed.remove(Protocol.LL128);
+        if (allowed.isEmpty()) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "JCCL_PROTO allows only LL128, which cannot cross"
+                    + " the socket transport (its lines are atomic only inside a GPU): allow LL or Simple");
+        }
+        return allowed.size() == config.protocols().size() ? config
+                : config.withProtocols(String.join(",", allowed.stream().map(Protocol::id).toList()));
+    }
+
     /** Makes every kernel of the domain stop waiting (they report ABORTED). */
     void abort() {
         aborted = true;
@@ -280,6 +369,10 @@ final class CudaDomain {
         if (remote != null) {
             remote.close();
         }
+        if (net != null) {
+            net.close();
+        }
+        hostAllocations.forEach(CudaDriver::freeHost);
         if (module != null) {
             CudaDriver.unloadModule(module);
         }

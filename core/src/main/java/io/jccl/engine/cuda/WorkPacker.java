@@ -41,9 +41,14 @@ final class WorkPacker {
     record Conn(boolean sending, int peer, int channel) {
     }
 
-    /** Where the FIFO of a connection is (device address of its head word). */
+    /** Where the FIFO of a connection is (device address of its head word), and who is at its other end. */
     interface Fifos {
         long address(Conn c);
+
+        /** Whether the CPU is at the FIFO's other end (the socket proxy): {@link WorkLayout#CONN_SYSTEM}. */
+        default boolean system(Conn c) {
+            return false;
+        }
     }
 
     /** What the kernel needs besides the plan. Addresses are device addresses. */
@@ -161,6 +166,7 @@ final class WorkPacker {
             putLong(m, at, CONN, "fifo", fifos.address(c));
             putInt(m, at, CONN, "peer", c.peer());
             putInt(m, at, CONN, "channel", c.channel());
+            putInt(m, at, CONN, "flags", fifos.system(c) ? WorkLayout.CONN_SYSTEM : 0);
         }
         return new Packed(m, base, List.copyOf(order));
     }

@@ -97,15 +97,9 @@ public final class HostComm {
             d.join(c);
             if (Transport.anyNet(bootstrap.peers(), s.p2pDisable(), s.shmDisable())) {
                 // Every rank contributes its process's listener for connections over sockets.
-                byte[] key = bootstrap.deriveKey("net", java.nio.ByteBuffer.allocate(8).putLong(s.commId()).array());
-                NetProxy net = d.net(() -> new NetProxy(d, bootstrap.peer(rank).addresses().getFirst(), s.commId(), key, rank));
-                java.net.InetSocketAddress mine = net.address();
-                byte[][] addrs = bootstrap.allGather((mine.getAddress().getHostAddress() + " " + mine.getPort())
-                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-                for (int r = 0; r < n; r++) {
-                    String[] hp = new String(addrs[r], java.nio.charset.StandardCharsets.US_ASCII).split(" ");
-                    net.setAddress(r, new java.net.InetSocketAddress(java.net.InetAddress.ofLiteral(hp[0]), Integer.parseInt(hp[1])));
-                }
+                NetProxy net = d.net(() -> new NetProxy(d, bootstrap.peer(rank).addresses().getFirst(), s.commId(),
+                        NetProxy.key(bootstrap, s.commId()), rank));
+                net.exchangeAddresses(bootstrap);
             }
             if (config.debug() == Config.Debug.INFO) {
                 logTransports(rank, peers, d.config);

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * once), and the abort flag that makes every local rank's waits give up as soon as one rank fails
  * (written into the shared FIFOs too, so that the other processes give up as well).
  */
-final class HostDomain {
+final class HostDomain implements NetOwner {
     /** Highest channel index a plan may use (tree lanes are doubled for the split tree). */
     static final int MAX_CHANNELS = 256;
 
@@ -96,7 +96,23 @@ final class HostDomain {
         return lostRank;
     }
 
-    boolean aborted() {
+    @Override
+    public int nranks() {
+        return nranks;
+    }
+
+    @Override
+    public Config config() {
+        return config;
+    }
+
+    @Override
+    public PeerProcesses peers() {
+        return peers;
+    }
+
+    @Override
+    public boolean aborted() {
         return abortCause != null;
     }
 
@@ -109,7 +125,8 @@ final class HostDomain {
      * abort word of every shared FIFO this process mapped ({@code by}: the rank that failed or
      * aborted, {@code lost}: the rank whose death caused it, or -1).
      */
-    void abort(String cause, int by, int lost) {
+    @Override
+    public void abort(String cause, int by, int lost) {
         synchronized (this) {
             if (abortCause != null) {
                 return;
@@ -130,6 +147,11 @@ final class HostDomain {
         if (peers != null) {
             ShmFiles.abortAll(peers.commId, word);
         }
+    }
+
+    @Override
+    public Fifo receiveFifo(Protocol protocol, int channel, int from, int to) {
+        return fifo(protocol, channel, from, to);
     }
 
     /** The FIFO of a connection in one protocol, created on first use in the receiver's arena. */

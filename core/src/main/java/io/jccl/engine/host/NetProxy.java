@@ -63,7 +63,7 @@ final class NetProxy implements AutoCloseable {
     /** A connection's header must arrive within this long, or it is dropped. */
     private static final int HEADER_TIMEOUT_MS = 10_000;
 
-    final HostDomain domain;
+    final NetOwner owner;
     private final long commId;
     private final byte[] key;
     private final ServerSocketChannel server;
@@ -82,21 +82,37 @@ final class NetProxy implements AutoCloseable {
      * Listens on {@code bind}; {@code key} (from the bootstrap's secret) authenticates connections.
      * Sockets per connection and threads come from the domain's configuration.
      */
-    NetProxy(HostDomain domain, InetAddress bind, long commId, byte[] key, int rank) {
-        this.domain = domain;
+    NetProxy(NetOwner owner, InetAddress bind, long commId, byte[] key, int rank) {
+        this.owner = owner;
         this.commId = commId;
         this.key = key.clone();
-        this.addresses = new InetSocketAddress[domain.nranks];
+        this.addresses = new InetSocketAddress[owner.nranks()];
         try {
             server = ServerSocketChannel.open();
             server.bind(new InetSocketAddress(bind, 0), 256);
         } catch (IOException e) {
             throw new JcclException(ErrorCode.SYSTEM_ERROR, rank, "cannot listen for the socket transport on " + bind + ": " + e, e);
         }
-        int threads = domain.config.socketThreads();
+        int threads = owner.config().socketThreads();
         sender = new NetSender(this, threads);
         receiver = new NetReceiver(this, threads);
         Thread.ofPlatform().daemon().name("jccl-net-accept").start(this::acceptLoop);
+    }
+
+    /** The key that authenticates a communicator's socket connections, derived from the bootstrap's secret. */
+    static byte[] key(io.jccl.bootstrap.Bootstrap bootstrap, long commId) {
+        return bootstrap.deriveKey("net", ByteBuffer.allocate(8).putLong(commId).array());
+    }
+
+    /** Every rank contributes its process's listener and learns everyone's (collective over the bootstrap). */
+    void exchangeAddresses(io.jccl.bootstrap.Bootstrap bootstrap) {
+        InetSocketAddress mine = address();
+        byte[][] addrs = bootstrap.allGather((mine.getAddress().getHostAddress() + " " + mine.getPort())
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        for (int r = 0; r < addrs.length; r++) {
+            String[] hp = new String(addrs[r], java.nio.charset.StandardCharsets.US_ASCII).split(" ");
+            setAddress(r, new InetSocketAddress(InetAddress.ofLiteral(hp[0]), Integer.parseInt(hp[1])));
+        }
     }
 
     InetSocketAddress address() {
@@ -113,7 +129,7 @@ final class NetProxy implements AutoCloseable {
 
     /** Sockets each connection this process opens uses. */
     int socketsPerConnection() {
-        return domain.config.socketThreads() * domain.config.socksPerThread();
+        return owner.config().socketThreads() * owner.config().socksPerThread();
     }
 
     boolean closed() {
@@ -158,7 +174,7 @@ final class NetProxy implements AutoCloseable {
     }
 
     private SocketChannel connect(Fifo f, int index, int count) throws IOException {
-        long deadline = System.nanoTime() + domain.config.timeout().toNanos();
+        long deadline = System.nanoTime() + owner.config().timeout().toNanos();
         IOException last = null;
         long pause = 10;
         while (!closed && System.nanoTime() < deadline) {
@@ -238,16 +254,16 @@ final class NetProxy implements AutoCloseable {
             int index = b.getInt();
             int count = b.getInt();
             if (proto < 0 || proto >= Protocol.values().length || channel < 0 || channel >= HostDomain.MAX_CHANNELS || from < 0
-                    || from >= domain.nranks || to < 0 || to >= domain.nranks || from == to || !domain.peers.inProcess(to)
-                    || domain.peers.transport(from, to) != Transport.NET || count < 1 || count > io.jccl.Config.MAX_SOCKETS
+                    || from >= owner.nranks() || to < 0 || to >= owner.nranks() || from == to || !owner.peers().inProcess(to)
+                    || owner.peers().transport(from, to) != Transport.NET || count < 1 || count > io.jccl.Config.MAX_SOCKETS
                     || index < 0 || index >= count) {
                 throw new IOException("impossible connection: protocol " + proto + ", channel " + channel + ", " + from + " -> " + to
                         + ", socket " + index + " of " + count);
             }
-            long connKey = ((long) (proto * HostDomain.MAX_CHANNELS + channel) * domain.nranks + from) * domain.nranks + to;
+            long connKey = ((long) (proto * HostDomain.MAX_CHANNELS + channel) * owner.nranks() + from) * owner.nranks() + to;
             NetReceiver.Conn c = arriving.computeIfAbsent(connKey, k -> new NetReceiver.Conn(
-                    domain.fifo(Protocol.values()[proto], channel, from, to), count,
-                    Protocol.values()[proto].maxMessageBytes(domain.config.buffSize(Protocol.values()[proto]))));
+                    owner.receiveFifo(Protocol.values()[proto], channel, from, to), count,
+                    Protocol.values()[proto].maxMessageBytes(owner.config().buffSize(Protocol.values()[proto]))));
             ch.socket().setSoTimeout(0);
             ch.configureBlocking(false);
             int placed = c.place(index, count, ch);
@@ -270,10 +286,10 @@ final class NetProxy implements AutoCloseable {
      * reading the connections it receives on (their FIFOs go with its arena).
      */
     void finish(int rank) {
-        long deadline = System.nanoTime() + Math.min(FINISH_NANOS, domain.config.timeout().toNanos());
+        long deadline = System.nanoTime() + Math.min(FINISH_NANOS, owner.config().timeout().toNanos());
         for (Fifo f : sendFifos) {
             // A message is released only once every chunk of it was written.
-            while (f.from == rank && f.tail() != f.head() && !closed && !domain.aborted() && System.nanoTime() < deadline) {
+            while (f.from == rank && f.tail() != f.head() && !closed && !owner.aborted() && System.nanoTime() < deadline) {
                 java.util.concurrent.locks.LockSupport.parkNanos(100_000);
             }
         }
@@ -283,11 +299,11 @@ final class NetProxy implements AutoCloseable {
 
     /** A connection of {@code local} with {@code remote} broke or brought a bad frame: the domain fails naming the peer. */
     void lost(int local, int remote, Throwable e) {
-        if (closed || domain.aborted()) {
+        if (closed || owner.aborted()) {
             return;
         }
-        domain.abort(remote < 0 ? "rank " + local + ": the socket transport failed: " + e
-                : "rank " + local + " lost its connection with " + domain.peers.describe(remote) + ": " + e.getMessage(), local, remote);
+        owner.abort(remote < 0 ? "rank " + local + ": the socket transport failed: " + e
+                : "rank " + local + " lost its connection with " + owner.peers().describe(remote) + ": " + e.getMessage(), local, remote);
     }
 
     static void closeQuietly(java.nio.channels.Channel ch) {

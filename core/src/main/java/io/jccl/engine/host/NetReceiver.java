@@ -178,7 +178,7 @@ final class NetReceiver {
             long park = 1_000;
             Socket current = null;
             try {
-                while (!proxy.closed() && !proxy.domain.aborted()) {
+                while (!proxy.closed() && !proxy.owner.aborted()) {
                     for (Socket s; (s = incoming.poll()) != null; ) {
                         s.key = s.conn.socks[s.index].register(selector, SelectionKey.OP_READ, s);
                     }
@@ -226,7 +226,7 @@ final class NetReceiver {
                 if (current != null) {
                     proxy.lost(current.conn.fifo.to, current.conn.fifo.from, e);
                 } else {
-                    proxy.lost(proxy.domain.peers.localRanks()[0], -1, e);
+                    proxy.lost(proxy.owner.peers().localRanks()[0], -1, e);
                 }
             }
         }

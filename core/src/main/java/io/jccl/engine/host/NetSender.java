@@ -179,7 +179,7 @@ final class NetSender {
         public void run() {
             int idle = 0;
             long park = 1_000;
-            while (!proxy.closed() && !proxy.domain.aborted()) {
+            while (!proxy.closed() && !proxy.owner.aborted()) {
                 for (Socket s; (s = incoming.poll()) != null; ) {
                     mine.add(s);
                 }
@@ -201,7 +201,9 @@ final class NetSender {
                     park = 1_000;
                 } else if (++idle < 64) {
                     Thread.onSpinWait();
-                } else if (full) {
+                } else if (full || mine.stream().anyMatch(s -> s.conn.fifo.shared)) {
+                    // A full socket, or a FIFO whose writer cannot unpark this thread (a GPU's, in
+                    // pinned host memory): short parks, growing while nothing comes.
                     LockSupport.parkNanos(park);
                     park = Math.min(MAX_FULL_PARK_NANOS, park * 2);
                 } else {

@@ -76,6 +76,11 @@ public final class PeerProcesses {
         return transport[inProcess[to] ? from : to];
     }
 
+    /** Whether the connection between {@code from} and {@code to} (one of them a rank of this process) goes over sockets. */
+    public boolean overSockets(int from, int to) {
+        return transport(from, to) == Transport.NET;
+    }
+
     /** Ranks of the communicator. */
     public int size() {
         return pid.length;

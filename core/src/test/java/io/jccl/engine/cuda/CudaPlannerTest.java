@@ -29,6 +29,17 @@ class CudaPlannerTest {
     }
 
     @Test
+    void overSocketsLl128IsLeftOutAndRefusedWhenItIsAllThatIsAllowed() {
+        Config c = CudaDomain.withoutLl128(Config.defaults(), 3);
+        assertThat(c.protocols()).containsExactlyInAnyOrder(Protocol.LL, Protocol.SIMPLE);
+        Config simple = Config.defaults().withProtocols("Simple");
+        assertThat(CudaDomain.withoutLl128(simple, 3)).isSameAs(simple);
+        assertThatThrownBy(() -> CudaDomain.withoutLl128(Config.defaults().withProtocols("LL128"), 3))
+                .isInstanceOfSatisfying(JcclException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_USAGE))
+                .hasMessageContaining("rank 3").hasMessageContaining("JCCL_PROTO").hasMessageContaining("LL128");
+    }
+
+    @Test
     void withoutGivenBoundsChannelsGrowWithTheCallUpToTheBlocksEachRankMayKeepResident() {
         Config c = Config.defaults().withAlgorithms("ring").withProtocols("Simple");
         assertThat(c.channelBoundsGiven()).isFalse();

@@ -35,6 +35,20 @@ final class CudaProcesses {
     }
 
     /**
+     * As {@link #check}, with JCCL_P2P_DISABLE and JCCL_SHM_DISABLE: every connection goes through
+     * the socket proxy, LL and Simple run, and LL128 alone is refused at init (its lines do not
+     * cross a CPU).
+     */
+    static List<String> checkOverSockets(int n, String cudaLib, Map<String, String> env) throws Exception {
+        Map<String, String> all = new java.util.HashMap<>(env);
+        all.put("JCCL_P2P_DISABLE", "1");
+        all.put("JCCL_SHM_DISABLE", "1");
+        List<String> outputs = run(cudaLib, java.util.Collections.nCopies(n, all), 150, 0);
+        outputs.forEach(out -> assertThat(out).contains("ok LL\n", "ok Simple\n", "refused LL128: "));
+        return outputs;
+    }
+
+    /**
      * Runs {@code env.size()} ranks as {@link #check} does, rank r with {@code env.get(r)} added,
      * where every one must fail (exit status 2) within {@code seconds}; returns their outputs.
      */
@@ -80,8 +94,8 @@ final class CudaProcesses {
      * Two ranks looping over all-reduces, rank 1's process killed with SIGKILL once rank 0 runs:
      * returns rank 0's output, once it gave up (within 20 s, exit status 3); its files are gone.
      */
-    static String killOne(String cudaLib) throws Exception {
-        return twoRanks(cudaLib, "loop", procs -> {
+    static String killOne(String cudaLib, Map<String, String> env) throws Exception {
+        return twoRanks(cudaLib, "loop", env, procs -> {
             Process survivor = procs.getFirst();
             Process killed = procs.get(1);
             String sb = ChildJvm.readUntil(survivor, "looping", 90);
@@ -100,7 +114,7 @@ final class CudaProcesses {
      * (exit status 3) while rank 1 still lives. Returns rank 0's output; no file is left once both ended.
      */
     static String abortOne(String cudaLib) throws Exception {
-        return twoRanks(cudaLib, "abort", procs -> {
+        return twoRanks(cudaLib, "abort", Map.of(), procs -> {
             Process waiter = procs.getFirst();
             Process aborter = procs.get(1);
             assertThat(ChildJvm.readUntil(aborter, "aborted", 90)).contains("aborted");
@@ -119,13 +133,13 @@ final class CudaProcesses {
         String run(List<Process> procs) throws Exception;
     }
 
-    /** Starts ranks 0 and 1 running {@link CudaProcessRank} {@code mode} at a fresh root, runs {@code s}; no process outlives it. */
-    private static String twoRanks(String cudaLib, String mode, Scenario s) throws Exception {
+    /** Starts ranks 0 and 1 running {@link CudaProcessRank} {@code mode} (with {@code env}) at a fresh root, runs {@code s}; no process outlives it. */
+    private static String twoRanks(String cudaLib, String mode, Map<String, String> env, Scenario s) throws Exception {
         try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
             List<Process> procs = new ArrayList<>();
             try {
                 for (int r = 0; r < 2; r++) {
-                    procs.add(rank(r, 2, root, cudaLib, Map.of(), mode).start());
+                    procs.add(rank(r, 2, root, cudaLib, env, mode).start());
                 }
                 return s.run(procs);
             } finally {

@@ -114,8 +114,20 @@ class FakeDriverEngineTest {
 
     @Test
     void aRankWhoseProcessIsKilledIsNamedBySurvivorWithinSeconds() throws Exception {
-        String out = CudaProcesses.killOne(library.toString());
+        String out = CudaProcesses.killOne(library.toString(), Map.of());
         assertThat(out).contains("remote_error").containsPattern("rank 1 \\(pid \\d+ on [^)]+\\) died");
+    }
+
+    @Test
+    void withP2pAndShmOffRanksOfTwoProcessesConnectThroughTheSocketProxy() throws Exception {
+        List<String> out = CudaProcesses.checkOverSockets(2, library.toString(), Map.of("JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "3001"));
+        assertThat(out.get(1)).contains("jccl INFO rank 1: rank 0 (pid").contains("via NET/Socket (pinned host memory");
+    }
+
+    @Test
+    void aRankKilledBehindTheSocketProxyIsNamedBySurvivorWithinSeconds() throws Exception {
+        String out = CudaProcesses.killOne(library.toString(), Map.of("JCCL_P2P_DISABLE", "1", "JCCL_SHM_DISABLE", "1"));
+        assertThat(out).contains("remote_error").containsPattern("lost its connection with rank 1 \\(pid \\d+ on [^)]+\\)");
     }
 
     @Test
@@ -124,8 +136,8 @@ class FakeDriverEngineTest {
     }
 
     @Test
-    void initCudaRefusesRanksOnAnotherHostNamingThem() throws Exception {
-        new CudaCollectivesTest().initCudaRefusesRanksOnAnotherHostNamingThem();
+    void withP2pAndShmOffRanksReachEachOtherThroughTheSocketProxy() throws Exception {
+        new CudaCollectivesTest().withP2pAndShmOffRanksReachEachOtherThroughTheSocketProxy();
     }
 
     @Test

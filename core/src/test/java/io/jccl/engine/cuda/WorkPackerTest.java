@@ -206,6 +206,33 @@ class WorkPackerTest {
     }
 
     @Test
+    void connectionsBehindTheSocketProxyAreMarkedForSystemScope() {
+        int n = 4;
+        Plan plan = Algorithms.plan(new Call(Collective.ALL_REDUCE, n, 1001, 0), Algorithm.RING, Channels.flat(n, 2), 37);
+        WorkPacker.Fifos fifos = new WorkPacker.Fifos() {
+            @Override
+            public long address(WorkPacker.Conn c) {
+                return fifo(c);
+            }
+
+            @Override
+            public boolean system(WorkPacker.Conn c) {
+                return c.peer() == 1;
+            }
+        };
+        try (Arena a = Arena.ofConfined()) {
+            WorkPacker.Packed p = WorkPacker.pack(plan, 0, launch(1), fifos, BASE, a);
+            long oConns = p.bytes().get(JAVA_LONG, offset(WORK, "conns")) - BASE;
+            assertThat(p.conns()).extracting(WorkPacker.Conn::peer).contains(1, 3);
+            for (int i = 0; i < p.conns().size(); i++) {
+                int flags = p.bytes().get(JAVA_INT, oConns + CONN.byteSize() * i + offset(CONN, "flags"));
+                assertThat(flags).as("connection %s", p.conns().get(i))
+                        .isEqualTo(p.conns().get(i).peer() == 1 ? WorkLayout.CONN_SYSTEM : 0);
+            }
+        }
+    }
+
+    @Test
     void aStepWithMoreLinksThanTheKernelTakesIsRefused() {
         List<Link> five = List.of(new Link(1, 0), new Link(2, 0), new Link(3, 0), new Link(4, 0), new Link(5, 0));
         Schedule s = new Schedule.Builder(6, 1).add(0, 0, Step.recvReduceCopy(five, Region.input(0, 1), Region.output(0, 1), false))

@@ -145,6 +145,7 @@ static inline uint64_t globalTimer() {
 }
 static inline uint64_t loadVolatile64(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 static inline uint64_t loadAcquire64(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline uint64_t loadAcquireSystem64(const uint64_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 static inline void storeVolatile64(uint64_t* p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 /* aligned 16-byte SSE accesses are single accesses on x86-64 */
 static inline uint4 loadVolatile128(const void* p) {

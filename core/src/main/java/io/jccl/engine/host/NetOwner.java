@@ -1,0 +1,25 @@
+package io.jccl.engine.host;
+
+import io.jccl.Config;
+import io.jccl.proto.Protocol;
+
+/**
+ * What a {@link NetProxy} needs of the domain whose FIFOs it carries over sockets: the host
+ * engine's ({@link HostDomain}) or the CUDA engine's FIFOs in pinned host memory ({@link NetFifos}).
+ */
+interface NetOwner {
+    int nranks();
+
+    /** The communicator's shared settings (sockets, threads, buffer sizes, timeout). */
+    Config config();
+
+    PeerProcesses peers();
+
+    boolean aborted();
+
+    /** Fails the domain: {@code cause} names rank {@code by}'s loss of rank {@code lost} (-1: none). */
+    void abort(String cause, int by, int lost);
+
+    /** The FIFO this process's rank {@code to} receives on from {@code from} (made on first use). */
+    Fifo receiveFifo(Protocol protocol, int channel, int from, int to);
+}
