@@ -34,16 +34,16 @@ final class CudaProcesses {
         return outputs;
     }
 
+    /** JCCL_P2P_DISABLE and JCCL_SHM_DISABLE: ranks of one host left only the socket transport. */
+    static final Map<String, String> SOCKETS_ONLY = Map.of("JCCL_P2P_DISABLE", "1", "JCCL_SHM_DISABLE", "1");
+
     /**
-     * As {@link #check}, with JCCL_P2P_DISABLE and JCCL_SHM_DISABLE: every connection goes through
-     * the socket proxy, LL and Simple run, and LL128 alone is refused at init (its lines do not
-     * cross a CPU).
+     * Runs {@code env.size()} ranks as {@link #check} does, rank r with {@code env.get(r)} added,
+     * where every connection goes through the socket proxy: LL and Simple run, and LL128 alone is
+     * refused at init (its lines do not cross a CPU).
      */
-    static List<String> checkOverSockets(int n, String cudaLib, Map<String, String> env) throws Exception {
-        Map<String, String> all = new java.util.HashMap<>(env);
-        all.put("JCCL_P2P_DISABLE", "1");
-        all.put("JCCL_SHM_DISABLE", "1");
-        List<String> outputs = run(cudaLib, java.util.Collections.nCopies(n, all), 150, 0);
+    static List<String> checkOverSockets(String cudaLib, List<Map<String, String>> env) throws Exception {
+        List<String> outputs = run(cudaLib, env, 150, 0);
         outputs.forEach(out -> assertThat(out).contains("ok LL\n", "ok Simple\n", "refused LL128: "));
         return outputs;
     }

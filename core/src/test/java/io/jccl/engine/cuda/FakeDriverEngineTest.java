@@ -120,13 +120,24 @@ class FakeDriverEngineTest {
 
     @Test
     void withP2pAndShmOffRanksOfTwoProcessesConnectThroughTheSocketProxy() throws Exception {
-        List<String> out = CudaProcesses.checkOverSockets(2, library.toString(), Map.of("JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "3001"));
+        Map<String, String> env = new java.util.HashMap<>(CudaProcesses.SOCKETS_ONLY);
+        env.putAll(Map.of("JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "3001"));
+        List<String> out = CudaProcesses.checkOverSockets(library.toString(), List.of(env, env));
         assertThat(out.get(1)).contains("jccl INFO rank 1: rank 0 (pid").contains("via NET/Socket (pinned host memory");
     }
 
     @Test
+    void ranksOfTwoHostsConnectThroughTheSocketProxy() throws Exception {
+        // JCCL_HOSTID makes each process a host of its own: sockets whatever P2P and SHM allow.
+        List<String> out = CudaProcesses.checkOverSockets(library.toString(), List.of(
+                Map.of("JCCL_HOSTID", "gpu-host-a", "JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "3001"),
+                Map.of("JCCL_HOSTID", "gpu-host-b", "JCCL_TEST_COUNT", "3001")));
+        assertThat(out.get(0)).contains("jccl INFO rank 0: rank 1 (pid").contains("via NET/Socket");
+    }
+
+    @Test
     void aRankKilledBehindTheSocketProxyIsNamedBySurvivorWithinSeconds() throws Exception {
-        String out = CudaProcesses.killOne(library.toString(), Map.of("JCCL_P2P_DISABLE", "1", "JCCL_SHM_DISABLE", "1"));
+        String out = CudaProcesses.killOne(library.toString(), CudaProcesses.SOCKETS_ONLY);
         assertThat(out).contains("remote_error").containsPattern("lost its connection with rank 1 \\(pid \\d+ on [^)]+\\)");
     }
 
