@@ -97,7 +97,7 @@ public final class HostComm {
             d.join(c);
             if (Transport.anyNet(bootstrap.peers(), s.p2pDisable(), s.shmDisable())) {
                 // Every rank contributes its process's listener for connections over sockets.
-                NetProxy net = d.net(() -> new NetProxy(d, bootstrap.peer(rank).addresses().getFirst(), s.commId(),
+                NetProxy net = d.net(() -> new NetProxy(d, d.config, d.peers, bootstrap.peer(rank).addresses().getFirst(), s.commId(),
                         NetProxy.key(bootstrap, s.commId()), rank));
                 net.exchangeAddresses(bootstrap);
             }

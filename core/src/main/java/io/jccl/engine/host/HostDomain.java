@@ -97,21 +97,6 @@ final class HostDomain implements NetOwner {
     }
 
     @Override
-    public int nranks() {
-        return nranks;
-    }
-
-    @Override
-    public Config config() {
-        return config;
-    }
-
-    @Override
-    public PeerProcesses peers() {
-        return peers;
-    }
-
-    @Override
     public boolean aborted() {
         return abortCause != null;
     }

@@ -75,7 +75,7 @@ public final class NetFifos implements NetOwner, AutoCloseable {
         this.memory = memory;
         this.engineAborted = engineAborted;
         this.failure = failure;
-        this.proxy = new NetProxy(this, bootstrap.peer(rank).addresses().getFirst(), commId, NetProxy.key(bootstrap, commId), rank);
+        this.proxy = new NetProxy(this, config, peers, bootstrap.peer(rank).addresses().getFirst(), commId, NetProxy.key(bootstrap, commId), rank);
     }
 
     /** Every rank contributes its process's listener and learns everyone's (collective over the bootstrap). */
@@ -130,17 +130,7 @@ public final class NetFifos implements NetOwner, AutoCloseable {
         return cause;
     }
 
-    @Override
-    public int nranks() {
-        return nranks;
-    }
-
-    @Override
-    public Config config() {
-        return config;
-    }
-
-    @Override
+    /** Where every rank runs, and which connections go over sockets. */
     public PeerProcesses peers() {
         return peers;
     }

@@ -1,6 +1,5 @@
 package io.jccl.engine.host;
 
-import io.jccl.Config;
 import io.jccl.proto.Protocol;
 
 /**
@@ -8,13 +7,6 @@ import io.jccl.proto.Protocol;
  * engine's ({@link HostDomain}) or the CUDA engine's FIFOs in pinned host memory ({@link NetFifos}).
  */
 interface NetOwner {
-    int nranks();
-
-    /** The communicator's shared settings (sockets, threads, buffer sizes, timeout). */
-    Config config();
-
-    PeerProcesses peers();
-
     boolean aborted();
 
     /** Fails the domain: {@code cause} names rank {@code by}'s loss of rank {@code lost} (-1: none). */

@@ -64,6 +64,10 @@ final class NetProxy implements AutoCloseable {
     private static final int HEADER_TIMEOUT_MS = 10_000;
 
     final NetOwner owner;
+    private final int nranks;
+    /** The communicator's shared settings (sockets, threads, buffer sizes, timeout). */
+    private final io.jccl.Config config;
+    final PeerProcesses peers;
     private final long commId;
     private final byte[] key;
     private final ServerSocketChannel server;
@@ -82,18 +86,21 @@ final class NetProxy implements AutoCloseable {
      * Listens on {@code bind}; {@code key} (from the bootstrap's secret) authenticates connections.
      * Sockets per connection and threads come from the domain's configuration.
      */
-    NetProxy(NetOwner owner, InetAddress bind, long commId, byte[] key, int rank) {
+    NetProxy(NetOwner owner, io.jccl.Config config, PeerProcesses peers, InetAddress bind, long commId, byte[] key, int rank) {
         this.owner = owner;
+        this.nranks = peers.size();
+        this.config = config;
+        this.peers = peers;
         this.commId = commId;
         this.key = key.clone();
-        this.addresses = new InetSocketAddress[owner.nranks()];
+        this.addresses = new InetSocketAddress[nranks];
         try {
             server = ServerSocketChannel.open();
             server.bind(new InetSocketAddress(bind, 0), 256);
         } catch (IOException e) {
             throw new JcclException(ErrorCode.SYSTEM_ERROR, rank, "cannot listen for the socket transport on " + bind + ": " + e, e);
         }
-        int threads = owner.config().socketThreads();
+        int threads = config.socketThreads();
         sender = new NetSender(this, threads);
         receiver = new NetReceiver(this, threads);
         Thread.ofPlatform().daemon().name("jccl-net-accept").start(this::acceptLoop);
@@ -129,7 +136,7 @@ final class NetProxy implements AutoCloseable {
 
     /** Sockets each connection this process opens uses. */
     int socketsPerConnection() {
-        return owner.config().socketThreads() * owner.config().socksPerThread();
+        return config.socketThreads() * config.socksPerThread();
     }
 
     boolean closed() {
@@ -174,7 +181,7 @@ final class NetProxy implements AutoCloseable {
     }
 
     private SocketChannel connect(Fifo f, int index, int count) throws IOException {
-        long deadline = System.nanoTime() + owner.config().timeout().toNanos();
+        long deadline = System.nanoTime() + config.timeout().toNanos();
         IOException last = null;
         long pause = 10;
         while (!closed && System.nanoTime() < deadline) {
@@ -254,16 +261,16 @@ final class NetProxy implements AutoCloseable {
             int index = b.getInt();
             int count = b.getInt();
             if (proto < 0 || proto >= Protocol.values().length || channel < 0 || channel >= HostDomain.MAX_CHANNELS || from < 0
-                    || from >= owner.nranks() || to < 0 || to >= owner.nranks() || from == to || !owner.peers().inProcess(to)
-                    || owner.peers().transport(from, to) != Transport.NET || count < 1 || count > io.jccl.Config.MAX_SOCKETS
+                    || from >= nranks || to < 0 || to >= nranks || from == to || !peers.inProcess(to)
+                    || peers.transport(from, to) != Transport.NET || count < 1 || count > io.jccl.Config.MAX_SOCKETS
                     || index < 0 || index >= count) {
                 throw new IOException("impossible connection: protocol " + proto + ", channel " + channel + ", " + from + " -> " + to
                         + ", socket " + index + " of " + count);
             }
-            long connKey = ((long) (proto * HostDomain.MAX_CHANNELS + channel) * owner.nranks() + from) * owner.nranks() + to;
+            long connKey = ((long) (proto * HostDomain.MAX_CHANNELS + channel) * nranks + from) * nranks + to;
             NetReceiver.Conn c = arriving.computeIfAbsent(connKey, k -> new NetReceiver.Conn(
                     owner.receiveFifo(Protocol.values()[proto], channel, from, to), count,
-                    Protocol.values()[proto].maxMessageBytes(owner.config().buffSize(Protocol.values()[proto]))));
+                    Protocol.values()[proto].maxMessageBytes(config.buffSize(Protocol.values()[proto]))));
             ch.socket().setSoTimeout(0);
             ch.configureBlocking(false);
             int placed = c.place(index, count, ch);
@@ -286,7 +293,7 @@ final class NetProxy implements AutoCloseable {
      * reading the connections it receives on (their FIFOs go with its arena).
      */
     void finish(int rank) {
-        long deadline = System.nanoTime() + Math.min(FINISH_NANOS, owner.config().timeout().toNanos());
+        long deadline = System.nanoTime() + Math.min(FINISH_NANOS, config.timeout().toNanos());
         for (Fifo f : sendFifos) {
             // A message is released only once every chunk of it was written.
             while (f.from == rank && f.tail() != f.head() && !closed && !owner.aborted() && System.nanoTime() < deadline) {
@@ -303,7 +310,7 @@ final class NetProxy implements AutoCloseable {
             return;
         }
         owner.abort(remote < 0 ? "rank " + local + ": the socket transport failed: " + e
-                : "rank " + local + " lost its connection with " + owner.peers().describe(remote) + ": " + e.getMessage(), local, remote);
+                : "rank " + local + " lost its connection with " + peers.describe(remote) + ": " + e.getMessage(), local, remote);
     }
 
     static void closeQuietly(java.nio.channels.Channel ch) {

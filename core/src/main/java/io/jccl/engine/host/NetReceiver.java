@@ -226,7 +226,7 @@ final class NetReceiver {
                 if (current != null) {
                     proxy.lost(current.conn.fifo.to, current.conn.fifo.from, e);
                 } else {
-                    proxy.lost(proxy.owner.peers().localRanks()[0], -1, e);
+                    proxy.lost(proxy.peers.localRanks()[0], -1, e);
                 }
             }
         }

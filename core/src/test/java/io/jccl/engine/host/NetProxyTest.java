@@ -53,7 +53,7 @@ class NetProxyTest {
         HostComm hc = new HostComm(d, local, c);
         d.join(hc);
         comms.add(hc);
-        NetProxy p = d.net(() -> new NetProxy(d, LO, COMM, KEY, local));
+        NetProxy p = d.net(() -> new NetProxy(d, d.config, d.peers, LO, COMM, KEY, local));
         proxies.add(p);
         return d;
     }
