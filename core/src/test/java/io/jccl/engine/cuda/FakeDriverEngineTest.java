@@ -127,12 +127,14 @@ class FakeDriverEngineTest {
     }
 
     @Test
-    void ranksOfTwoHostsConnectThroughTheSocketProxy() throws Exception {
-        // JCCL_HOSTID makes each process a host of its own: sockets whatever P2P and SHM allow.
-        List<String> out = CudaProcesses.checkOverSockets(library.toString(), List.of(
-                Map.of("JCCL_HOSTID", "gpu-host-a", "JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "3001"),
+    void ranksOfTwoHostsConnectThroughTheSocketProxyAndWithinAHostAsBefore() throws Exception {
+        // JCCL_HOSTID makes hosts of processes: ranks 0 and 1 share host a (CUDA IPC), rank 2 is
+        // host b (sockets), so one communicator mixes GPU-scope and system-scope connections.
+        Map<String, String> a = Map.of("JCCL_HOSTID", "gpu-host-a", "JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "3001");
+        List<String> out = CudaProcesses.checkOverSockets(library.toString(), List.of(a, a,
                 Map.of("JCCL_HOSTID", "gpu-host-b", "JCCL_TEST_COUNT", "3001")));
-        assertThat(out.get(0)).contains("jccl INFO rank 0: rank 1 (pid").contains("via NET/Socket");
+        assertThat(out.get(0)).contains("jccl INFO rank 0: rank 1 (pid").containsPattern("rank 1 \\(pid[^\n]*via P2P/CUDA IPC")
+                .containsPattern("rank 2 \\(pid[^\n]*via NET/Socket");
     }
 
     @Test
