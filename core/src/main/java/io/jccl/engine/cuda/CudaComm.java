@@ -153,12 +153,19 @@ public final class CudaComm {
             }
         }
         boolean sockets = io.jccl.engine.host.NetFifos.needed(bootstrap, s);
+        // Ranks behind sockets may be on GPUs of their own: the most ranks any one GPU holds.
+        java.util.Map<String, Integer> perGpu = new java.util.HashMap<>();
+        for (int r = 0; r < n; r++) {
+            perGpu.merge(bootstrap.peer(r).hostId() + "/" + new String(gpus[r], java.nio.charset.StandardCharsets.US_ASCII), 1,
+                    Integer::sum);
+        }
+        int sharing = java.util.Collections.max(perGpu.values());
         ProcessFifos.Kind kind = s.p2pDisable() ? ProcessFifos.Kind.HOST : ProcessFifos.Kind.IPC;
         boolean shareProcesses = others;
         CudaDomain d = JOINING.computeIfAbsent(s.commId(), id -> {
             Config shared = sockets ? CudaDomain.withoutLl128(s.applyTo(config), rank) : s.applyTo(config);
             ProcessFifos remote = shareProcesses ? new ProcessFifos(kind, peers, config.timeout()) : null;
-            return new CudaDomain(n, shared, device, CudaDomain.tuner(shared, n, device, s.tuningText()), remote, local);
+            return new CudaDomain(n, shared, device, CudaDomain.tuner(shared, n, device, s.tuningText()), remote, local, sharing);
         });
         if (others && rank == firstLocal(local)) {
             io.jccl.engine.host.ShmFiles.removeStale();
@@ -170,6 +177,13 @@ public final class CudaComm {
                 io.jccl.engine.host.NetFifos net = d.net(() -> new io.jccl.engine.host.NetFifos(bootstrap, s.commId(), d.config,
                         peers, rank, d::hostFifo, d::aborted, (cause, by, lost) -> d.netFailed(cause)));
                 net.exchangeAddresses(bootstrap);
+                // GPUs of other hosts may keep fewer blocks resident: plans take the fewest.
+                byte[][] resident = bootstrap.allGather(java.nio.ByteBuffer.allocate(4).putInt(d.residentBlocks()).array());
+                int fewest = Integer.MAX_VALUE;
+                for (byte[] b : resident) {
+                    fewest = Math.min(fewest, java.nio.ByteBuffer.wrap(b).getInt());
+                }
+                d.agreeResidentBlocks(fewest);
             }
             if (config.debug() == Config.Debug.INFO) {
                 StringBuilder b = new StringBuilder();
@@ -389,9 +403,9 @@ public final class CudaComm {
             (a.send() ? in : out)[i] = address(a.buffer());
         }
         int lanes = domain.config.minChannels();
-        if ((long) lanes * domain.nranks > domain.residentBlocks()) {
+        if ((long) lanes * domain.sharing > domain.residentBlocks()) {
             throw new JcclException(ErrorCode.INVALID_USAGE, rank, "send/recv on " + lanes + " channels (JCCL_MIN_NCHANNELS)"
-                    + " runs " + (long) lanes * domain.nranks + " blocks for the " + domain.nranks + " ranks sharing the GPU,"
+                    + " runs " + (long) lanes * domain.sharing + " blocks for the " + domain.sharing + " ranks sharing the GPU,"
                     + " which keeps " + domain.residentBlocks() + " resident at once; all must run together");
         }
         List<Segment> mine;

@@ -30,6 +30,12 @@ final class CudaDomain {
     final Config config;
     final Tuner tuner;
     final CudaDevice device;
+    /**
+     * The most ranks of the communicator on one GPU (all of them, unless some are behind sockets):
+     * their blocks must be resident together, so each rank's channels are capped by the GPU's
+     * resident blocks over this. Every rank computes the same, so plans agree.
+     */
+    final int sharing;
     final Map<CudaPlanner.CallKey, CudaPlanner.Planned> plans = new ConcurrentHashMap<>();
     /** Which lane uses each connection in a plan (plans are cached per shape, so this is bounded too). */
     private final Map<io.jccl.plan.Plan, Map<io.jccl.plan.Connection, Integer>> lanes = new ConcurrentHashMap<>();
@@ -72,15 +78,16 @@ final class CudaDomain {
     }
 
     CudaDomain(int nranks, Config config, CudaDevice device) {
-        this(nranks, config, device, tuner(config, nranks, device, null), null, null);
+        this(nranks, config, device, tuner(config, nranks, device, null), null, null, nranks);
     }
 
     /**
      * The ranks of this process ({@code local}) of a communicator spanning processes; {@code remote}
-     * makes the FIFOs of connections with the others.
+     * makes the FIFOs of connections with the others; at most {@code sharing} ranks are on one GPU.
      */
-    CudaDomain(int nranks, Config config, CudaDevice device, Tuner tuner, ProcessFifos remote, boolean[] local) {
+    CudaDomain(int nranks, Config config, CudaDevice device, Tuner tuner, ProcessFifos remote, boolean[] local, int sharing) {
         this.nranks = nranks;
+        this.sharing = sharing;
         this.config = config;
         this.device = device;
         this.tuner = tuner;
@@ -145,6 +152,14 @@ final class CudaDomain {
     int residentBlocks() {
         int known = residentBlocks;
         return known != 0 ? known : countResidentBlocks();
+    }
+
+    /**
+     * Sets the resident blocks plans assume to what every rank agreed (the fewest of any rank's
+     * GPU), so that ranks on different GPUs cap their channels alike.
+     */
+    synchronized void agreeResidentBlocks(int blocks) {
+        residentBlocks = blocks;
     }
 
     private synchronized int countResidentBlocks() {

@@ -31,7 +31,7 @@ final class CudaPlanner {
 
     static Planned plan(CudaDomain d, CollectiveArgs a, int rank) {
         CallKey key = key(a);
-        return d.plans.computeIfAbsent(key, k -> make(d.tuner, d.config, d.nranks, k, rank, d.residentBlocks()));
+        return d.plans.computeIfAbsent(key, k -> make(d.tuner, d.config, d.nranks, d.sharing, k, rank, d.residentBlocks()));
     }
 
     static CallKey key(CollectiveArgs a) {
@@ -39,17 +39,17 @@ final class CudaPlanner {
     }
 
     /**
-     * The plan of a call shape among {@code n} ranks sharing a GPU that keeps {@code residentBlocks}
-     * blocks resident, from the tuner and the configuration every rank shares. Given channel bounds
+     * The plan of a call shape among {@code n} ranks, at most {@code sharing} of them on one GPU,
+     * which keeps {@code residentBlocks} blocks resident, from the tuner and the configuration every rank shares. Given channel bounds
      * (JCCL_MIN/MAX_NCHANNELS) keep the tuner's channels, exactly as the host engine plans; without
      * them the channels come from {@link CudaTuning#channels}. Either way every rank's blocks must
      * fit on the GPU at once.
      */
-    static Planned make(Tuner tuner, Config config, int n, CallKey k, int rank, int residentBlocks) {
+    static Planned make(Tuner tuner, Config config, int n, int sharing, CallKey k, int rank, int residentBlocks) {
         Choice c = tuner.choose(k.collective(), k.count(), k.elementSize(), rank);
         Protocol p = c.protocol();
         long bytes = CallSize.bytes(k.collective(), k.count(), k.elementSize(), n);
-        int perRank = Math.max(1, residentBlocks / n);
+        int perRank = Math.max(1, residentBlocks / sharing);
         if (!config.channelBoundsGiven()) {
             c = new Choice(c.algorithm(), p, CudaTuning.channels(p, bytes, perRank), c.source(), c.predictedMicros());
         }
@@ -62,8 +62,8 @@ final class CudaPlanner {
         }
         if (plan.lanes() > perRank) {
             throw new io.jccl.JcclException(io.jccl.ErrorCode.INVALID_USAGE, rank, c.algorithm().id() + " on "
-                    + c.channels() + " channels runs " + plan.lanes() + " blocks per rank, " + (long) plan.lanes() * n
-                    + " for the " + n + " ranks sharing the GPU, which keeps " + residentBlocks + " of these kernels' blocks"
+                    + c.channels() + " channels runs " + plan.lanes() + " blocks per rank, " + (long) plan.lanes() * sharing
+                    + " for the " + sharing + " ranks sharing the GPU, which keeps " + residentBlocks + " of these kernels' blocks"
                     + " resident at once; the ranks' blocks wait for each other, so all must run together: set"
                     + " JCCL_MAX_NCHANNELS to at most " + Math.max(1, perRank * c.channels() / plan.lanes()));
         }

@@ -16,7 +16,7 @@ class CudaPlannerTest {
     private static final int H100_RESIDENT = 132; // 132 multiprocessors, one executor block each
 
     private static CudaPlanner.Planned allReduce(Config c, int n, long count, int resident) {
-        return CudaPlanner.make(Tuner.create(c, n, 1), c, n, new CudaPlanner.CallKey(Collective.ALL_REDUCE, count, 4, 0),
+        return CudaPlanner.make(Tuner.create(c, n, 1), c, n, n, new CudaPlanner.CallKey(Collective.ALL_REDUCE, count, 4, 0),
                 n - 1, resident);
     }
 
@@ -52,6 +52,14 @@ class CudaPlannerTest {
         assertThat(big.plan().lanes()).isEqualTo(64);
         // 8 ranks share the 132 blocks: 16 each
         assertThat(allReduce(c, 8, 16L << 20, H100_RESIDENT).plan().lanes()).isEqualTo(16);
+        // 8 ranks behind sockets, 2 on each GPU: 66 each, capped at 64; 64 ranks on 32 GPUs fit 3 channels, on one they would not
+        Tuner t8 = Tuner.create(c, 8, 1);
+        CudaPlanner.CallKey k = new CudaPlanner.CallKey(Collective.ALL_REDUCE, 16L << 20, 4, 0);
+        assertThat(CudaPlanner.make(t8, c, 8, 2, k, 0, H100_RESIDENT).plan().lanes()).isEqualTo(64);
+        Config three = c.withChannels(3, 3);
+        assertThat(CudaPlanner.make(Tuner.create(three, 64, 1), three, 64, 2, k, 0, H100_RESIDENT).plan().lanes()).isEqualTo(3);
+        assertThatThrownBy(() -> CudaPlanner.make(Tuner.create(three, 64, 1), three, 64, 64, k, 0, H100_RESIDENT))
+                .hasMessageContaining("64 ranks sharing the GPU");
         assertThat(CudaTuning.channels(Protocol.LL, 64 << 10, 100)).isEqualTo(8);
         assertThat(CudaTuning.channels(Protocol.LL128, 64 << 10, 100)).isEqualTo(4);
         assertThat(CudaTuning.channels(Protocol.SIMPLE, 1L << 40, 0)).isEqualTo(1);

@@ -322,7 +322,7 @@ class KernelEmulationTest {
                     continue;
                 }
                 CollectiveArgs a = new CollectiveArgs(k.collective(), null, null, count, k.type(), k.op(), k.root());
-                CudaPlanner.Planned planned = CudaPlanner.make(tuner, cfg, n, CudaPlanner.key(a), r, Integer.MAX_VALUE);
+                CudaPlanner.Planned planned = CudaPlanner.make(tuner, cfg, n, n, CudaPlanner.key(a), r, Integer.MAX_VALUE);
                 Plan plan = planned.plan();
                 Protocol p = planned.choice().protocol();
                 assertThat(p).isEqualTo(k.protocol());
