@@ -127,6 +127,7 @@ public final class CudaComm {
         io.jccl.engine.host.PeerProcesses peers = new io.jccl.engine.host.PeerProcesses(s.commId(), bootstrap.peers(), me,
                 s.p2pDisable(), s.shmDisable());
         boolean[] local = new boolean[n];
+        boolean[] otherGpu = new boolean[n];
         String[] names = new String[n];
         boolean others = false;
         for (int r = 0; r < n; r++) {
@@ -139,10 +140,10 @@ public final class CudaComm {
                 // its GPU and its host are its own.
                 continue;
             }
-            if (!gpu.equals(device.pciBusId())) {
+            otherGpu[r] = !gpu.equals(device.pciBusId());
+            if (otherGpu[r] && local[r]) {
                 throw new JcclException(ErrorCode.INVALID_USAGE, rank, names[r] + " is on GPU " + gpu + ", this rank on "
-                        + device.pciBusId() + ": the ranks of a CUDA communicator share one GPU (its kernels order"
-                        + " their FIFO accesses for one GPU only)");
+                        + device.pciBusId() + ": ranks of one process share one GPU (give each GPU a process of its own)");
             }
             if (!local[r]) {
                 others = true;
@@ -160,12 +161,16 @@ public final class CudaComm {
                     Integer::sum);
         }
         int sharing = java.util.Collections.max(perGpu.values());
+        // Some host holds ranks on two GPUs: their FIFOs are pinned host memory between the GPUs.
+        boolean severalGpusOnAHost = perGpu.keySet().stream().map(k -> k.substring(0, k.lastIndexOf('/'))).distinct().count()
+                < perGpu.size();
         ProcessFifos.Kind kind = s.p2pDisable() ? ProcessFifos.Kind.HOST : ProcessFifos.Kind.IPC;
         boolean shareProcesses = others;
         CudaDomain d = JOINING.computeIfAbsent(s.commId(), id -> {
-            Config shared = sockets ? CudaDomain.withoutLl128(s.applyTo(config), rank) : s.applyTo(config);
-            ProcessFifos remote = shareProcesses ? new ProcessFifos(kind, peers, config.timeout()) : null;
-            return new CudaDomain(n, shared, device, CudaDomain.tuner(shared, n, device, s.tuningText()), remote, local, sharing);
+            Config shared = sockets || severalGpusOnAHost ? CudaDomain.withoutLl128(s.applyTo(config), rank) : s.applyTo(config);
+            ProcessFifos remote = shareProcesses ? new ProcessFifos(kind, peers, config.timeout(), otherGpu) : null;
+            return new CudaDomain(n, shared, device, CudaDomain.tuner(shared, n, device, s.tuningText()), remote, local, sharing,
+                    otherGpu);
         });
         if (others && rank == firstLocal(local)) {
             io.jccl.engine.host.ShmFiles.removeStale();
@@ -177,7 +182,9 @@ public final class CudaComm {
                 io.jccl.engine.host.NetFifos net = d.net(() -> new io.jccl.engine.host.NetFifos(bootstrap, s.commId(), d.config,
                         peers, rank, d::hostFifo, d::aborted, (cause, by, lost) -> d.netFailed(cause)));
                 net.exchangeAddresses(bootstrap);
-                // GPUs of other hosts may keep fewer blocks resident: plans take the fewest.
+            }
+            if (sharing < n) {
+                // Other GPUs may keep fewer blocks resident: plans take the fewest.
                 byte[][] resident = bootstrap.allGather(java.nio.ByteBuffer.allocate(4).putInt(d.residentBlocks()).array());
                 int fewest = Integer.MAX_VALUE;
                 for (byte[] b : resident) {
@@ -193,8 +200,10 @@ public final class CudaComm {
                                 .append(peers.overSockets(rank, r) ? "NET/Socket (pinned host memory, " + d.config.socketThreads()
                                         + " proxy thread(s) per direction, " + d.config.socksPerThread() * d.config.socketThreads()
                                         + " socket(s) per connection; LL128 off)"
-                                        : local[r] ? "P2P/device memory" : kind == ProcessFifos.Kind.IPC ? "P2P/CUDA IPC"
-                                        : "SHM/pinned host memory")
+                                        : local[r] ? "P2P/device memory"
+                                        : otherGpu[r] ? "SHM/pinned host memory (its GPU " + new String(gpus[r],
+                                                java.nio.charset.StandardCharsets.US_ASCII) + "; LL128 off)"
+                                        : kind == ProcessFifos.Kind.IPC ? "P2P/CUDA IPC" : "SHM/pinned host memory")
                                 .append('\n');
                     }
                 }
@@ -481,7 +490,7 @@ public final class CudaComm {
 
             @Override
             public boolean system(WorkPacker.Conn c) {
-                return domain.overSockets(rank, c.peer());
+                return domain.overSockets(rank, c.peer()) || domain.onOtherGpu(c.peer());
             }
         };
         try (Arena a = Arena.ofConfined()) {

@@ -36,6 +36,8 @@ final class CudaDomain {
      * resident blocks over this. Every rank computes the same, so plans agree.
      */
     final int sharing;
+    /** Ranks of other processes of this host on another GPU: their FIFOs are pinned host memory, reached at system scope. */
+    private final boolean[] otherGpu;
     final Map<CudaPlanner.CallKey, CudaPlanner.Planned> plans = new ConcurrentHashMap<>();
     /** Which lane uses each connection in a plan (plans are cached per shape, so this is bounded too). */
     private final Map<io.jccl.plan.Plan, Map<io.jccl.plan.Connection, Integer>> lanes = new ConcurrentHashMap<>();
@@ -78,16 +80,19 @@ final class CudaDomain {
     }
 
     CudaDomain(int nranks, Config config, CudaDevice device) {
-        this(nranks, config, device, tuner(config, nranks, device, null), null, null, nranks);
+        this(nranks, config, device, tuner(config, nranks, device, null), null, null, nranks, new boolean[nranks]);
     }
 
     /**
      * The ranks of this process ({@code local}) of a communicator spanning processes; {@code remote}
-     * makes the FIFOs of connections with the others; at most {@code sharing} ranks are on one GPU.
+     * makes the FIFOs of connections with the others; at most {@code sharing} ranks are on one GPU,
+     * and {@code otherGpu} marks the ranks of this host's other processes on another GPU than this one's.
      */
-    CudaDomain(int nranks, Config config, CudaDevice device, Tuner tuner, ProcessFifos remote, boolean[] local, int sharing) {
+    CudaDomain(int nranks, Config config, CudaDevice device, Tuner tuner, ProcessFifos remote, boolean[] local, int sharing,
+               boolean[] otherGpu) {
         this.nranks = nranks;
         this.sharing = sharing;
+        this.otherGpu = otherGpu;
         this.config = config;
         this.device = device;
         this.tuner = tuner;
@@ -198,6 +203,11 @@ final class CudaDomain {
      */
     long sendFifo(Protocol p, int channel, int from, int to) {
         return overSockets(from, to) ? hostFifos.get(net.sending(p, channel, from, to).address()) : fifo(p, channel, from, to);
+    }
+
+    /** Whether {@code rank} is in another process of this host on another GPU (ranks behind sockets are not). */
+    boolean onOtherGpu(int rank) {
+        return otherGpu[rank];
     }
 
     /** Whether the connection between {@code from} and {@code to} goes through the socket transport (its FIFO in host memory). */
@@ -345,16 +355,17 @@ final class CudaDomain {
     }
 
     /**
-     * {@code config} without LL128 for a communicator some of whose connections go over sockets
-     * (its lines are atomic only inside a GPU, not across PCIe to the proxy's CPU); refused when
-     * JCCL_PROTO allows nothing else.
+     * {@code config} without LL128 for a communicator some of whose connections go over sockets or
+     * through host memory between two GPUs (its lines are atomic only inside a GPU, not across
+     * PCIe); refused when JCCL_PROTO allows nothing else.
      */
     static Config withoutLl128(Config config, int rank) {
         java.util.Set<Protocol> allowed = java.util.EnumSet.copyOf(config.protocols());
         allowed.remove(Protocol.LL128);
         if (allowed.isEmpty()) {
             throw new JcclException(ErrorCode.INVALID_USAGE, rank, "JCCL_PROTO allows only LL128, which cannot cross"
-                    + " the socket transport (its lines are atomic only inside a GPU): allow LL or Simple");
+                    + " the socket transport or host memory between GPUs (its lines are atomic only inside a GPU):"
+                    + " allow LL or Simple");
         }
         return allowed.size() == config.protocols().size() ? config
                 : config.withProtocols(String.join(",", allowed.stream().map(Protocol::id).toList()));

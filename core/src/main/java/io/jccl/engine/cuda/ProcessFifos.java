@@ -74,7 +74,11 @@ final class ProcessFifos {
     /** IPC files holding the reason an export failed, with the sender's process id. */
     private final java.util.Map<Path, Long> failedExports = new ConcurrentHashMap<>();
 
-    ProcessFifos(Kind kind, PeerProcesses peers, Duration timeout) {
+    /** Ranks on another GPU than this process's: their FIFOs are pinned host memory whatever the kind. */
+    private final boolean[] otherGpu;
+
+    ProcessFifos(Kind kind, PeerProcesses peers, Duration timeout, boolean[] otherGpu) {
+        this.otherGpu = otherGpu;
         this.commId = peers.commId;
         this.kind = kind;
         this.peers = peers;
@@ -148,7 +152,7 @@ final class ProcessFifos {
         CompletableFuture<Long> f = made.putIfAbsent(k, mine);
         if (f == null) {
             try {
-                mine.complete(kind == Kind.HOST ? hostFifo(k, bytes, rank)
+                mine.complete(kind == Kind.HOST || otherGpu[k.to() == rank ? k.from() : k.to()] ? hostFifo(k, bytes, rank)
                         : k.to() == rank ? export(k, bytes, rank, zeroed) : open(k, rank, aborted));
             } catch (RuntimeException e) {
                 made.remove(k, mine);

@@ -541,7 +541,7 @@ class CudaCollectivesTest {
     void withP2pAndShmOffRanksOfTwoProcessesConnectThroughTheSocketProxy() throws Exception {
         Map<String, String> env = new java.util.HashMap<>(CudaProcesses.SOCKETS_ONLY);
         env.putAll(Map.of("JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "100001"));
-        List<String> out = CudaProcesses.checkOverSockets(gpuLibrary(), List.of(env, env));
+        List<String> out = CudaProcesses.checkWithoutLl128(gpuLibrary(), List.of(env, env));
         assertThat(out.get(1)).contains("jccl INFO rank 1: rank 0 (pid").contains("via NET/Socket (pinned host memory");
     }
 
@@ -550,7 +550,7 @@ class CudaCollectivesTest {
         // JCCL_HOSTID makes hosts of processes: ranks 0 and 1 share host a (CUDA IPC), rank 2 is
         // host b (sockets), so one communicator mixes GPU-scope and system-scope connections.
         Map<String, String> a = Map.of("JCCL_HOSTID", "gpu-host-a", "JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "100001");
-        List<String> out = CudaProcesses.checkOverSockets(gpuLibrary(), List.of(a, a,
+        List<String> out = CudaProcesses.checkWithoutLl128(gpuLibrary(), List.of(a, a,
                 Map.of("JCCL_HOSTID", "gpu-host-b", "JCCL_TEST_COUNT", "100001")));
         assertThat(out.get(0)).contains("jccl INFO rank 0: rank 1 (pid").containsPattern("rank 1 \\(pid[^\n]*via P2P/CUDA IPC")
                 .containsPattern("rank 2 \\(pid[^\n]*via NET/Socket");

@@ -47,8 +47,9 @@ public final class CudaProcessRank {
                 try {
                     made = Communicator.initCuda(CommId.parse(args[1 + p]), n, rank, gpu, c);
                 } catch (io.jccl.JcclException e) {
-                    // Over sockets (P2P and SHM off) LL128 alone is refused at init, on every rank.
-                    if (protocols[p].equals("LL128") && e.code() == io.jccl.ErrorCode.INVALID_USAGE && e.getMessage().contains("socket")) {
+                    // Over sockets, or between GPUs through host memory, LL128 alone is refused at init, on every rank.
+                    if (protocols[p].equals("LL128") && e.code() == io.jccl.ErrorCode.INVALID_USAGE
+                            && e.getMessage().contains("atomic only inside a GPU")) {
                         System.out.println("refused LL128: " + e.getMessage());
                         continue;
                     }

@@ -39,10 +39,10 @@ final class CudaProcesses {
 
     /**
      * Runs {@code env.size()} ranks as {@link #check} does, rank r with {@code env.get(r)} added,
-     * where every connection goes through the socket proxy: LL and Simple run, and LL128 alone is
-     * refused at init (its lines do not cross a CPU).
+     * where some connections go through the socket proxy or through host memory between two GPUs:
+     * LL and Simple run, and LL128 alone is refused at init (its lines do not cross PCIe whole).
      */
-    static List<String> checkOverSockets(String cudaLib, List<Map<String, String>> env) throws Exception {
+    static List<String> checkWithoutLl128(String cudaLib, List<Map<String, String>> env) throws Exception {
         List<String> outputs = run(cudaLib, env, 150, 0);
         outputs.forEach(out -> assertThat(out).contains("ok LL\n", "ok Simple\n", "refused LL128: "));
         return outputs;

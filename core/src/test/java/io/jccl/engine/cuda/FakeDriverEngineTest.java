@@ -122,7 +122,7 @@ class FakeDriverEngineTest {
     void withP2pAndShmOffRanksOfTwoProcessesConnectThroughTheSocketProxy() throws Exception {
         Map<String, String> env = new java.util.HashMap<>(CudaProcesses.SOCKETS_ONLY);
         env.putAll(Map.of("JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "3001"));
-        List<String> out = CudaProcesses.checkOverSockets(library.toString(), List.of(env, env));
+        List<String> out = CudaProcesses.checkWithoutLl128(library.toString(), List.of(env, env));
         assertThat(out.get(1)).contains("jccl INFO rank 1: rank 0 (pid").contains("via NET/Socket (pinned host memory");
     }
 
@@ -131,10 +131,20 @@ class FakeDriverEngineTest {
         // JCCL_HOSTID makes hosts of processes: ranks 0 and 1 share host a (CUDA IPC), rank 2 is
         // host b (sockets), so one communicator mixes GPU-scope and system-scope connections.
         Map<String, String> a = Map.of("JCCL_HOSTID", "gpu-host-a", "JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "3001");
-        List<String> out = CudaProcesses.checkOverSockets(library.toString(), List.of(a, a,
+        List<String> out = CudaProcesses.checkWithoutLl128(library.toString(), List.of(a, a,
                 Map.of("JCCL_HOSTID", "gpu-host-b", "JCCL_TEST_COUNT", "3001")));
         assertThat(out.get(0)).contains("jccl INFO rank 0: rank 1 (pid").containsPattern("rank 1 \\(pid[^\n]*via P2P/CUDA IPC")
                 .containsPattern("rank 2 \\(pid[^\n]*via NET/Socket");
+    }
+
+    @Test
+    void ranksOfProcessesOnTwoGpusOfOneHostMeetInPinnedHostMemory() throws Exception {
+        // The fake driver's JCCL_FAKE_PCI_BUS_ID makes rank 1's process stand on another GPU.
+        List<String> out = CudaProcesses.checkWithoutLl128(library.toString(), List.of(
+                Map.of("JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "3001"),
+                Map.of("JCCL_FAKE_PCI_BUS_ID", "0000:01:00.0", "JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "3001")));
+        assertThat(out.get(0)).contains("via SHM/pinned host memory (its GPU 0000:01:00.0; LL128 off)");
+        assertThat(out.get(1)).contains("via SHM/pinned host memory (its GPU 0000:00:00.0; LL128 off)");
     }
 
     @Test

@@ -191,7 +191,9 @@ CUresult cuDeviceGetAttribute(int* v, int attribute, int) {
     return OK;
 }
 CUresult cuDeviceGetPCIBusId(char* id, int length, int) {
-    snprintf(id, length, "0000:00:00.0");
+    /* A process may stand for one on another GPU of the host (its memory is still this host's). */
+    const char* other = getenv("JCCL_FAKE_PCI_BUS_ID");
+    snprintf(id, length, "%s", other != nullptr ? other : "0000:00:00.0");
     return OK;
 }
 CUresult cuDeviceGetName(char* name, int length, int) {
