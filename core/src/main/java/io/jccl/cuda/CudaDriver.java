@@ -158,6 +158,14 @@ public final class CudaDriver {
         return longOut("cuDeviceTotalMem", p -> Cuda.cuDeviceTotalMem_v2(p, device));
     }
 
+    /** {@code cuDeviceGetByPCIBusId}: the device of this process with that bus id ("0000:65:00.0"). */
+    public static int deviceByPciBusId(String busId) {
+        try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment id = a.allocateFrom(busId);
+            return intOut("cuDeviceGetByPCIBusId", p -> Cuda.cuDeviceGetByPCIBusId(p, id));
+        }
+    }
+
     /** {@code cuDeviceCanAccessPeer}. */
     public static boolean canAccessPeer(int device, int peer) {
         return intOut("cuDeviceCanAccessPeer", p -> Cuda.cuDeviceCanAccessPeer(p, device, peer)) != 0;

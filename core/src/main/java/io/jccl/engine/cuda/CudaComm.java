@@ -164,11 +164,26 @@ public final class CudaComm {
         // Some host holds ranks on two GPUs: their FIFOs are pinned host memory between the GPUs.
         boolean severalGpusOnAHost = perGpu.keySet().stream().map(k -> k.substring(0, k.lastIndexOf('/'))).distinct().count()
                 < perGpu.size();
+        // Between two GPUs, CUDA IPC where both sides' drivers allow peer access (each process
+        // sees only its own view, so the views are all-gathered and both must agree), else
+        // pinned host memory.
+        boolean[] viaHost = otherGpu.clone();
+        if (severalGpusOnAHost) {
+            byte[] canReach = new byte[n];
+            for (int r = 0; r < n; r++) {
+                canReach[r] = (byte) (otherGpu[r] && !s.p2pDisable() && peerAccess(device, new String(gpus[r],
+                        java.nio.charset.StandardCharsets.US_ASCII)) ? 1 : 0);
+            }
+            byte[][] views = bootstrap.allGather(canReach);
+            for (int r = 0; r < n; r++) {
+                viaHost[r] = otherGpu[r] && (canReach[r] == 0 || views[r][rank] == 0);
+            }
+        }
         ProcessFifos.Kind kind = s.p2pDisable() ? ProcessFifos.Kind.HOST : ProcessFifos.Kind.IPC;
         boolean shareProcesses = others;
         CudaDomain d = JOINING.computeIfAbsent(s.commId(), id -> {
             Config shared = sockets || severalGpusOnAHost ? CudaDomain.withoutLl128(s.applyTo(config), rank) : s.applyTo(config);
-            ProcessFifos remote = shareProcesses ? new ProcessFifos(kind, peers, config.timeout(), otherGpu) : null;
+            ProcessFifos remote = shareProcesses ? new ProcessFifos(kind, peers, config.timeout(), viaHost) : null;
             return new CudaDomain(n, shared, device, CudaDomain.tuner(shared, n, device, s.tuningText()), remote, local, sharing,
                     otherGpu);
         });
@@ -201,8 +216,9 @@ public final class CudaComm {
                                         + " proxy thread(s) per direction, " + d.config.socksPerThread() * d.config.socketThreads()
                                         + " socket(s) per connection; LL128 off)"
                                         : local[r] ? "P2P/device memory"
-                                        : otherGpu[r] ? "SHM/pinned host memory (its GPU " + new String(gpus[r],
-                                                java.nio.charset.StandardCharsets.US_ASCII) + "; LL128 off)"
+                                        : otherGpu[r] ? (viaHost[r] ? "SHM/pinned host memory" : "P2P/CUDA IPC")
+                                                + " (its GPU " + new String(gpus[r], java.nio.charset.StandardCharsets.US_ASCII)
+                                                + (viaHost[r] ? "" : ", peer access") + "; LL128 off)"
                                         : kind == ProcessFifos.Kind.IPC ? "P2P/CUDA IPC" : "SHM/pinned host memory")
                                 .append('\n');
                     }
@@ -232,6 +248,16 @@ public final class CudaComm {
             throw e;
         }
         return c;
+    }
+
+    /** Whether this process's {@code device} may access the memory of the GPU with bus id {@code busId}, and it that of {@code device}. */
+    private static boolean peerAccess(CudaDevice device, String busId) {
+        try {
+            int other = CudaDriver.deviceByPciBusId(busId);
+            return CudaDriver.canAccessPeer(device.ordinal(), other) && CudaDriver.canAccessPeer(other, device.ordinal());
+        } catch (JcclException e) {
+            return false; // not visible to this process (CUDA_VISIBLE_DEVICES): its memory is not ours to map
+        }
     }
 
     private static int firstLocal(boolean[] local) {

@@ -74,11 +74,11 @@ final class ProcessFifos {
     /** IPC files holding the reason an export failed, with the sender's process id. */
     private final java.util.Map<Path, Long> failedExports = new ConcurrentHashMap<>();
 
-    /** Ranks on another GPU than this process's: their FIFOs are pinned host memory whatever the kind. */
-    private final boolean[] otherGpu;
+    /** Ranks on another GPU without peer access both ways: their FIFOs are pinned host memory whatever the kind. */
+    private final boolean[] viaHost;
 
-    ProcessFifos(Kind kind, PeerProcesses peers, Duration timeout, boolean[] otherGpu) {
-        this.otherGpu = otherGpu;
+    ProcessFifos(Kind kind, PeerProcesses peers, Duration timeout, boolean[] viaHost) {
+        this.viaHost = viaHost;
         this.commId = peers.commId;
         this.kind = kind;
         this.peers = peers;
@@ -152,7 +152,7 @@ final class ProcessFifos {
         CompletableFuture<Long> f = made.putIfAbsent(k, mine);
         if (f == null) {
             try {
-                mine.complete(kind == Kind.HOST || otherGpu[k.to() == rank ? k.from() : k.to()] ? hostFifo(k, bytes, rank)
+                mine.complete(kind == Kind.HOST || viaHost[k.to() == rank ? k.from() : k.to()] ? hostFifo(k, bytes, rank)
                         : k.to() == rank ? export(k, bytes, rank, zeroed) : open(k, rank, aborted));
             } catch (RuntimeException e) {
                 made.remove(k, mine);

@@ -138,11 +138,22 @@ class FakeDriverEngineTest {
     }
 
     @Test
-    void ranksOfProcessesOnTwoGpusOfOneHostMeetInPinnedHostMemory() throws Exception {
+    void ranksOfProcessesOnTwoPeerAccessibleGpusConnectThroughCudaIpc() throws Exception {
         // The fake driver's JCCL_FAKE_PCI_BUS_ID makes rank 1's process stand on another GPU.
         List<String> out = CudaProcesses.checkWithoutLl128(library.toString(), List.of(
                 Map.of("JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "3001"),
                 Map.of("JCCL_FAKE_PCI_BUS_ID", "0000:01:00.0", "JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "3001")));
+        assertThat(out.get(0)).contains("via P2P/CUDA IPC (its GPU 0000:01:00.0, peer access; LL128 off)");
+        assertThat(out.get(1)).contains("via P2P/CUDA IPC (its GPU 0000:00:00.0, peer access; LL128 off)");
+    }
+
+    @Test
+    void withoutPeerAccessOnEitherSideRanksOfTwoGpusMeetInPinnedHostMemory() throws Exception {
+        // Only rank 1's driver refuses peer access: both must still agree on host memory.
+        List<String> out = CudaProcesses.checkWithoutLl128(library.toString(), List.of(
+                Map.of("JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "3001"),
+                Map.of("JCCL_FAKE_PCI_BUS_ID", "0000:01:00.0", "JCCL_FAKE_NO_PEER", "1", "JCCL_DEBUG", "INFO",
+                        "JCCL_TEST_COUNT", "3001")));
         assertThat(out.get(0)).contains("via SHM/pinned host memory (its GPU 0000:01:00.0; LL128 off)");
         assertThat(out.get(1)).contains("via SHM/pinned host memory (its GPU 0000:00:00.0; LL128 off)");
     }

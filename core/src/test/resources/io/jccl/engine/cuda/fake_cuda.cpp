@@ -8,6 +8,7 @@
  * kernels take any multiple of 32); events count completions.
  */
 #include <cstdio>
+#include <cstring>
 #include "jccl_emulation.h"
 #include "jccl_work.h"
 #include "emu_block.h"
@@ -194,6 +195,16 @@ CUresult cuDeviceGetPCIBusId(char* id, int length, int) {
     /* A process may stand for one on another GPU of the host (its memory is still this host's). */
     const char* other = getenv("JCCL_FAKE_PCI_BUS_ID");
     snprintf(id, length, "%s", other != nullptr ? other : "0000:00:00.0");
+    return OK;
+}
+/* Another GPU's bus id names device 1; JCCL_FAKE_NO_PEER makes this process see no peer access. */
+CUresult cuDeviceGetByPCIBusId(int* d, const char* id) {
+    const char* mine = getenv("JCCL_FAKE_PCI_BUS_ID");
+    *d = strcmp(id, mine != nullptr ? mine : "0000:00:00.0") == 0 ? 0 : 1;
+    return OK;
+}
+CUresult cuDeviceCanAccessPeer(int* can, int, int) {
+    *can = getenv("JCCL_FAKE_NO_PEER") == nullptr;
     return OK;
 }
 CUresult cuDeviceGetName(char* name, int length, int) {
