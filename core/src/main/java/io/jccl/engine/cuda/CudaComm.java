@@ -111,94 +111,39 @@ public final class CudaComm {
 
     /**
      * This process's rank of a communicator whose ranks {@code bootstrap} found, perhaps in several
-     * processes, all on {@code device}'s GPU: rank 0's plan-deciding settings and tuning file reach
-     * every rank, ranks that are threads of this process share a domain (each calls this from its
-     * own thread), and a barrier ends init once every rank has joined. Collective over the bootstrap.
-     * Refused, naming the rank: ranks on another host or another GPU, and JCCL_P2P_DISABLE with
-     * JCCL_SHM_DISABLE (the GPU FIFOs have no socket transport yet).
+     * processes, on several GPUs and hosts ({@link CudaPeers} says how each is reached): rank 0's
+     * plan-deciding settings and tuning file reach every rank, ranks that are threads of this
+     * process share a domain (each calls this from its own thread), and a barrier ends init once
+     * every rank has joined. Collective over the bootstrap. Refused, naming the rank: a rank of this
+     * process on another GPU, a rank of this host whose /dev/shm differs, and JCCL_PROTO=LL128 alone
+     * where a connection crosses PCIe.
      */
     public static CudaComm join(io.jccl.bootstrap.Bootstrap bootstrap, Config config, CudaDevice device) {
         int rank = bootstrap.rank();
         int n = bootstrap.size();
         byte[][] all = bootstrap.allGather(rank == 0 ? io.jccl.engine.host.SharedSettings.of(config).encode() : new byte[0]);
         io.jccl.engine.host.SharedSettings s = io.jccl.engine.host.SharedSettings.decode(all[0], rank);
-        byte[][] gpus = bootstrap.allGather(device.pciBusId().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-        io.jccl.bootstrap.PeerInfo me = bootstrap.peer(rank);
-        io.jccl.engine.host.PeerProcesses peers = new io.jccl.engine.host.PeerProcesses(s.commId(), bootstrap.peers(), me,
-                s.p2pDisable(), s.shmDisable());
-        boolean[] local = new boolean[n];
-        boolean[] otherGpu = new boolean[n];
-        String[] names = new String[n];
-        boolean others = false;
-        for (int r = 0; r < n; r++) {
-            io.jccl.bootstrap.PeerInfo p = bootstrap.peer(r);
-            local[r] = peers.inProcess(r);
-            names[r] = peers.describe(r);
-            String gpu = new String(gpus[r], java.nio.charset.StandardCharsets.US_ASCII);
-            if (!local[r] && peers.overSockets(rank, r)) {
-                // Its FIFOs are this process's pinned host memory, carried by the socket proxy:
-                // its GPU and its host are its own.
-                continue;
-            }
-            otherGpu[r] = !gpu.equals(device.pciBusId());
-            if (otherGpu[r] && local[r]) {
-                throw new JcclException(ErrorCode.INVALID_USAGE, rank, names[r] + " is on GPU " + gpu + ", this rank on "
-                        + device.pciBusId() + ": ranks of one process share one GPU (give each GPU a process of its own)");
-            }
-            if (!local[r]) {
-                others = true;
-                if (p.shmDevice() != me.shmDevice() || p.shmDevice() == -1) {
-                    throw new JcclException(ErrorCode.INVALID_USAGE, rank, names[r] + " does not share this process's"
-                            + " /dev/shm, where the CUDA engine's processes meet");
-                }
-            }
-        }
-        boolean sockets = io.jccl.engine.host.NetFifos.needed(bootstrap, s);
-        // Ranks behind sockets may be on GPUs of their own: the most ranks any one GPU holds.
-        java.util.Map<String, Integer> perGpu = new java.util.HashMap<>();
-        for (int r = 0; r < n; r++) {
-            perGpu.merge(bootstrap.peer(r).hostId() + "/" + new String(gpus[r], java.nio.charset.StandardCharsets.US_ASCII), 1,
-                    Integer::sum);
-        }
-        int sharing = java.util.Collections.max(perGpu.values());
-        // Some host holds ranks on two GPUs: their FIFOs are pinned host memory between the GPUs.
-        boolean severalGpusOnAHost = perGpu.keySet().stream().map(k -> k.substring(0, k.lastIndexOf('/'))).distinct().count()
-                < perGpu.size();
-        // Between two GPUs, CUDA IPC where both sides' drivers allow peer access (each process
-        // sees only its own view, so the views are all-gathered and both must agree), else
-        // pinned host memory.
-        boolean[] viaHost = otherGpu.clone();
-        if (severalGpusOnAHost) {
-            byte[] canReach = new byte[n];
-            for (int r = 0; r < n; r++) {
-                canReach[r] = (byte) (otherGpu[r] && !s.p2pDisable() && peerAccess(device, new String(gpus[r],
-                        java.nio.charset.StandardCharsets.US_ASCII)) ? 1 : 0);
-            }
-            byte[][] views = bootstrap.allGather(canReach);
-            for (int r = 0; r < n; r++) {
-                viaHost[r] = otherGpu[r] && (canReach[r] == 0 || views[r][rank] == 0);
-            }
-        }
+        CudaPeers where = CudaPeers.of(bootstrap, s, device);
         ProcessFifos.Kind kind = s.p2pDisable() ? ProcessFifos.Kind.HOST : ProcessFifos.Kind.IPC;
-        boolean shareProcesses = others;
         CudaDomain d = JOINING.computeIfAbsent(s.commId(), id -> {
-            Config shared = sockets || severalGpusOnAHost ? CudaDomain.withoutLl128(s.applyTo(config), rank) : s.applyTo(config);
-            ProcessFifos remote = shareProcesses ? new ProcessFifos(kind, peers, config.timeout(), viaHost) : null;
-            return new CudaDomain(n, shared, device, CudaDomain.tuner(shared, n, device, s.tuningText()), remote, local, sharing,
-                    otherGpu);
+            Config shared = where.withoutLl128() ? CudaDomain.withoutLl128(s.applyTo(config), rank) : s.applyTo(config);
+            ProcessFifos remote = where.otherProcessesHere ? new ProcessFifos(kind, where.processes, config.timeout(), where.viaHost)
+                    : null;
+            return new CudaDomain(n, shared, device, CudaDomain.tuner(shared, n, device, s.tuningText()), remote, where.local,
+                    where.sharing, where.otherGpu);
         });
-        if (others && rank == firstLocal(local)) {
+        if (where.otherProcessesHere && rank == firstLocal(where.local)) {
             io.jccl.engine.host.ShmFiles.removeStale();
         }
         CudaComm c = new CudaComm(d, rank, config);
         try {
             d.join(c);
-            if (sockets) {
+            if (where.sockets) {
                 io.jccl.engine.host.NetFifos net = d.net(() -> new io.jccl.engine.host.NetFifos(bootstrap, s.commId(), d.config,
-                        peers, rank, d::hostFifo, d::aborted, (cause, by, lost) -> d.netFailed(cause)));
+                        where.processes, rank, d::hostFifo, d::aborted, (cause, by, lost) -> d.netFailed(cause)));
                 net.exchangeAddresses(bootstrap);
             }
-            if (sharing < n) {
+            if (where.sharing < n) {
                 // Other GPUs may keep fewer blocks resident: plans take the fewest.
                 byte[][] resident = bootstrap.allGather(java.nio.ByteBuffer.allocate(4).putInt(d.residentBlocks()).array());
                 int fewest = Integer.MAX_VALUE;
@@ -211,19 +156,11 @@ public final class CudaComm {
                 StringBuilder b = new StringBuilder();
                 for (int r = 0; r < n; r++) {
                     if (r != rank) {
-                        b.append("jccl INFO rank ").append(rank).append(": ").append(names[r]).append(" via ")
-                                .append(peers.overSockets(rank, r) ? "NET/Socket (pinned host memory, " + d.config.socketThreads()
-                                        + " proxy thread(s) per direction, " + d.config.socksPerThread() * d.config.socketThreads()
-                                        + " socket(s) per connection; LL128 off)"
-                                        : local[r] ? "P2P/device memory"
-                                        : otherGpu[r] ? (viaHost[r] ? "SHM/pinned host memory" : "P2P/CUDA IPC")
-                                                + " (its GPU " + new String(gpus[r], java.nio.charset.StandardCharsets.US_ASCII)
-                                                + (viaHost[r] ? "" : ", peer access") + "; LL128 off)"
-                                        : kind == ProcessFifos.Kind.IPC ? "P2P/CUDA IPC" : "SHM/pinned host memory")
-                                .append('\n');
+                        b.append("jccl INFO rank ").append(rank).append(": ").append(where.processes.describe(r)).append(" via ")
+                                .append(where.transport(r, d.config, kind)).append('\n');
                     }
                 }
-                if (others) {
+                if (where.otherProcessesOnThisGpu) {
                     b.append("jccl INFO rank ").append(rank).append(": ranks of other processes share GPU ")
                             .append(device.pciBusId()).append(": their kernels run at once only under MPS")
                             .append(" (nvidia-cuda-mps-control -d); without it the GPU time-slices between the processes,")
@@ -234,7 +171,7 @@ public final class CudaComm {
             synchronized (d) {
                 boolean allHere = true;
                 for (int r = 0; r < n; r++) {
-                    allHere &= !local[r] || d.comms[r] != null;
+                    allHere &= !where.local[r] || d.comms[r] != null;
                 }
                 if (allHere) {
                     JOINING.remove(s.commId(), d);
@@ -248,16 +185,6 @@ public final class CudaComm {
             throw e;
         }
         return c;
-    }
-
-    /** Whether this process's {@code device} may access the memory of the GPU with bus id {@code busId}, and it that of {@code device}. */
-    private static boolean peerAccess(CudaDevice device, String busId) {
-        try {
-            int other = CudaDriver.deviceByPciBusId(busId);
-            return CudaDriver.canAccessPeer(device.ordinal(), other) && CudaDriver.canAccessPeer(other, device.ordinal());
-        } catch (JcclException e) {
-            return false; // not visible to this process (CUDA_VISIBLE_DEVICES): its memory is not ours to map
-        }
     }
 
     private static int firstLocal(boolean[] local) {

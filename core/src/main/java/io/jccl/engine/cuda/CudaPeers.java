@@ -1,0 +1,153 @@
+package io.jccl.engine.cuda;
+
+import io.jccl.Config;
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
+import io.jccl.bootstrap.Bootstrap;
+import io.jccl.bootstrap.PeerInfo;
+import io.jccl.cuda.CudaDriver;
+import io.jccl.engine.host.NetFifos;
+import io.jccl.engine.host.PeerProcesses;
+import io.jccl.engine.host.SharedSettings;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Where the ranks of a CUDA communicator are, as one of its ranks sees them, and how it reaches
+ * each: decided at init from what every rank all-gathered (host, process, GPU, peer access) and
+ * rank 0's transport settings, so that both ends of every connection choose alike.
+ *
+ * <ul>
+ *   <li>a rank of this process: its FIFOs in device memory (ranks of one process share one GPU);</li>
+ *   <li>another process of this host on this GPU: CUDA IPC, or pinned host memory with
+ *       JCCL_P2P_DISABLE ({@link ProcessFifos});</li>
+ *   <li>another process of this host on another GPU: CUDA IPC where peer access works both ways,
+ *       else pinned host memory; system scope, no LL128;</li>
+ *   <li>behind sockets (another host, or P2P and SHM both off): {@link NetFifos}; system scope,
+ *       no LL128.</li>
+ * </ul>
+ */
+final class CudaPeers {
+    final int rank;
+    final int size;
+    final PeerProcesses processes;
+    /** Ranks of this process. */
+    final boolean[] local;
+    /** Ranks of other processes of this host on another GPU (not behind sockets). */
+    final boolean[] otherGpu;
+    /** Of those, the ones reached through pinned host memory (no peer access both ways). */
+    final boolean[] viaHost;
+    /** Each rank's GPU, by PCI bus id. */
+    final String[] gpus;
+    /** Some rank of another process of this host is on this GPU, or another (then /dev/shm is where they meet). */
+    final boolean otherProcessesHere;
+    /** Some rank of another process of this host shares this GPU (its kernels and ours time-slice without MPS). */
+    final boolean otherProcessesOnThisGpu;
+    /** Some pair of the communicator's ranks talks over sockets: every rank makes the socket transport. */
+    final boolean sockets;
+    /** The most ranks on any one GPU of the communicator. */
+    final int sharing;
+    /** Some host holds ranks on two GPUs. */
+    final boolean severalGpusOnAHost;
+
+    private CudaPeers(Bootstrap bootstrap, SharedSettings s, CudaDevice device) {
+        rank = bootstrap.rank();
+        size = bootstrap.size();
+        byte[][] all = bootstrap.allGather(device.pciBusId().getBytes(StandardCharsets.US_ASCII));
+        gpus = new String[size];
+        for (int r = 0; r < size; r++) {
+            gpus[r] = new String(all[r], StandardCharsets.US_ASCII);
+        }
+        PeerInfo me = bootstrap.peer(rank);
+        processes = new PeerProcesses(s.commId(), bootstrap.peers(), me, s.p2pDisable(), s.shmDisable());
+        local = new boolean[size];
+        otherGpu = new boolean[size];
+        boolean here = false;
+        boolean onThisGpu = false;
+        for (int r = 0; r < size; r++) {
+            local[r] = processes.inProcess(r);
+            if (!local[r] && processes.overSockets(rank, r)) {
+                continue; // its FIFOs are this process's pinned host memory, carried by the proxy
+            }
+            otherGpu[r] = !gpus[r].equals(device.pciBusId());
+            if (otherGpu[r] && local[r]) {
+                throw new JcclException(ErrorCode.INVALID_USAGE, rank, processes.describe(r) + " is on GPU " + gpus[r]
+                        + ", this rank on " + device.pciBusId() + ": ranks of one process share one GPU (give each GPU"
+                        + " a process of its own)");
+            }
+            if (!local[r]) {
+                PeerInfo p = bootstrap.peer(r);
+                if (p.shmDevice() != me.shmDevice() || p.shmDevice() == -1) {
+                    throw new JcclException(ErrorCode.INVALID_USAGE, rank, processes.describe(r) + " does not share this"
+                            + " process's /dev/shm, where the CUDA engine's processes meet");
+                }
+                here = true;
+                onThisGpu |= !otherGpu[r];
+            }
+        }
+        otherProcessesHere = here;
+        otherProcessesOnThisGpu = onThisGpu;
+        sockets = NetFifos.needed(bootstrap, s);
+        Map<String, Integer> perGpu = new HashMap<>();
+        Map<String, Integer> gpusPerHost = new HashMap<>();
+        for (int r = 0; r < size; r++) {
+            String host = bootstrap.peer(r).hostId();
+            if (perGpu.merge(host + "/" + gpus[r], 1, Integer::sum) == 1) {
+                gpusPerHost.merge(host, 1, Integer::sum);
+            }
+        }
+        sharing = Collections.max(perGpu.values());
+        severalGpusOnAHost = Collections.max(gpusPerHost.values()) > 1;
+        viaHost = otherGpu.clone();
+        if (severalGpusOnAHost) {
+            // Each process sees only its own driver's view of peer access: both ends must say yes.
+            byte[] canReach = new byte[size];
+            for (int r = 0; r < size; r++) {
+                canReach[r] = (byte) (otherGpu[r] && !s.p2pDisable() && peerAccess(device, gpus[r]) ? 1 : 0);
+            }
+            byte[][] views = bootstrap.allGather(canReach);
+            for (int r = 0; r < size; r++) {
+                viaHost[r] = otherGpu[r] && (canReach[r] == 0 || views[r][rank] == 0);
+            }
+        }
+    }
+
+    /** Collective over the bootstrap: every rank's GPU (and, with several GPUs on a host, its peer access) all-gathered. */
+    static CudaPeers of(Bootstrap bootstrap, SharedSettings settings, CudaDevice device) {
+        return new CudaPeers(bootstrap, settings, device);
+    }
+
+    /** Whether LL128 must stay out: some connection crosses PCIe (sockets, or host memory or IPC between GPUs). */
+    boolean withoutLl128() {
+        return sockets || severalGpusOnAHost;
+    }
+
+    /** Whether this process's {@code device} and the GPU with bus id {@code busId} may access each other's memory. */
+    private static boolean peerAccess(CudaDevice device, String busId) {
+        try {
+            int other = CudaDriver.deviceByPciBusId(busId);
+            return CudaDriver.canAccessPeer(device.ordinal(), other) && CudaDriver.canAccessPeer(other, device.ordinal());
+        } catch (JcclException e) {
+            return false; // not visible to this process (CUDA_VISIBLE_DEVICES): its memory is not ours to map
+        }
+    }
+
+    /** JCCL_DEBUG=INFO: how this rank reaches {@code r}. */
+    String transport(int r, Config shared, ProcessFifos.Kind kind) {
+        if (processes.overSockets(rank, r)) {
+            return "NET/Socket (pinned host memory, " + shared.socketThreads() + " proxy thread(s) per direction, "
+                    + shared.socksPerThread() * shared.socketThreads() + " socket(s) per connection; LL128 off)";
+        }
+        if (local[r]) {
+            return "P2P/device memory";
+        }
+        if (otherGpu[r]) {
+            return (viaHost[r] ? "SHM/pinned host memory" : "P2P/CUDA IPC") + " (its GPU " + gpus[r]
+                    + (viaHost[r] ? "" : ", peer access") + "; LL128 off)";
+        }
+        return kind == ProcessFifos.Kind.IPC ? "P2P/CUDA IPC" : "SHM/pinned host memory";
+    }
+}
