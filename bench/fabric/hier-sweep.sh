@@ -3,8 +3,11 @@
 # one invocation so that the figures are side by side:
 #   bench/fabric/hier-sweep.sh gather  S R INTER SIZE...   all-gather and reduce-scatter: ring,
 #                                                          hier2phase, pipeline at intra = 1, 2, 4 x INTER
-#   bench/fabric/hier-sweep.sh reduce  S R INTRA INTER     all-reduce 8 B .. 64 MiB (x4): every
-#                                                          algorithm forced, then the tuner's choice
+#   bench/fabric/hier-sweep.sh reduce  S R INTRA INTER [TABLE]  all-reduce 8 B .. 64 MiB: every
+#                                                          algorithm forced, then the tuner's choice;
+#                                                          with TABLE, the forced runs written there as
+#                                                          a tuning table and the tuner's choice from it
+# (SMALL, LARGE: perf's size options for the two ranges; ALGOS: the algorithms forced)
 # Prints one line per (collective, ratio or algorithm, size): time (us, out of place, as perf prints
 # it) and busbw in Mbit/s from the time (nccl-tests' factors).
 set -euo pipefail
@@ -37,23 +40,41 @@ gather)
     done
     ;;
 reduce)
-    S=$1 R=$2 INTRA=$3 INTER=$4
+    S=$1 R=$2 INTRA=$3 INTER=$4 TABLE=${5:-}
     n=$((S * R))
     f=$(awk -v n=$n 'BEGIN {print 2 * (n - 1) / n}')
     gbps=$(awk -v m="$INTER" 'BEGIN {print m / 8000}')
-    # Small sizes: enough calls that connection set-up and the JIT are out of the timing; large
-    # sizes: a few calls of up to seconds each.
-    for range in "-b 8 -e 256K -f 8 -n 20 -w 20" "-b 1M -e 64M -f 4 -n 2 -w 1"; do
-        for algo in ring tree hierring torus2d rhd butterfly tuned; do
-            env=(JCCL_INTER_BW="$gbps")
-            [ "$algo" != tuned ] && env+=(JCCL_ALGO="$algo")
+    forced=$(mktemp)
+    trap 'rm -f "$forced"' EXIT
+    # Small sizes: perf's own timing (JIT warm-up, rounds of at least -T ms that agree within
+    # 10%); large sizes: a few calls of up to seconds each.
+    sweep() {  # label, then env assignments: one line per size
+        local label=$1; shift
+        for range in "${SMALL:--b 8 -e 256K -f 8}" "${LARGE:--b 1M -e 64M -f 4 -n 2 -w 1 -T 0 --jit_warmup 0}"; do
             # shellcheck disable=SC2086
-            env "${env[@]}" "$jccl" fabric --servers "$S" --ranks "$R" --intra "$INTRA" --inter "$INTER" -- \
-                perf allreduce $range -c 1 -T 0 --jit_warmup 0 | times | while read -r bytes ran t; do
-                echo "$S x $R $INTRA/$INTER Mbit/s allreduce $algo ($ran) $bytes B: $t us, busbw $(busbw "$bytes" "$t" "$f") Mbit/s"
+            env JCCL_INTER_BW="$gbps" "$@" "$jccl" fabric --servers "$S" --ranks "$R" --intra "$INTRA" --inter "$INTER" -- \
+                perf allreduce $range -c 1 | grep -v '^#' | awk 'NF > 8 {print $1, $6, $7, $8}' | while read -r bytes ran proto t; do
+                echo "$S x $R $INTRA/$INTER Mbit/s allreduce $label ($ran $proto) $bytes B: $t us, busbw $(busbw "$bytes" "$t" "$f") Mbit/s"
             done
         done
+    }
+    for algo in ${ALGOS:-ring tree hierring torus2d rhd butterfly}; do
+        sweep "$algo" JCCL_ALGO="$algo" | tee -a "$forced"
     done
+    sweep tuned
+    if [ -n "$TABLE" ]; then
+        # The forced runs as a tuning table (docs/tuning.md's format; the host engine runs one
+        # channel per rank here: 8 ranks on 2 cores), then the tuner's choice from it.
+        awk -v n="$n" -v about="hier-sweep.sh reduce $S $R $INTRA $INTER: every algorithm forced on the fabric" '
+            { algo = $8; proto = $9; gsub(/[()]/, "", algo); gsub(/[()]/, "", proto); size = $10; t = $12
+              if (!(size in seen)) { order[++k] = size; seen[size] = 1 }
+              res[size] = res[size] (res[size] == "" ? "" : ",") sprintf("{\"algorithm\":\"%s\",\"protocol\":\"%s\",\"channels\":1,\"us\":%s}", algo, proto, t)
+              if (!(size in best) || t + 0 < bt[size]) { bt[size] = t + 0; best[size] = sprintf("{\"algorithm\":\"%s\",\"protocol\":\"%s\",\"channels\":1}", algo, proto) } }
+            END { printf "{\"format\":\"jccl-tuning-table\",\"version\":1,\"about\":{\"command\":\"%s\",\"engine\":\"host\"},\"entries\":[", about
+                  for (i = 1; i <= k; i++) printf "%s{\"collective\":\"allreduce\",\"ranks\":%d,\"bytes\":%s,\"results\":[%s],\"best\":%s}", (i > 1 ? "," : ""), n, order[i], res[order[i]], best[order[i]]
+                  print "]}" }' "$forced" > "$TABLE"
+        sweep table JCCL_TUNING_FILE="$TABLE"
+    fi
     ;;
-*) echo "usage: $0 gather S R INTER SIZE... | reduce S R INTRA INTER" >&2; exit 2 ;;
+*) echo "usage: $0 gather S R INTER SIZE... | reduce S R INTRA INTER [TABLE]" >&2; exit 2 ;;
 esac
