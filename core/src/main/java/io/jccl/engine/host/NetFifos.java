@@ -1,8 +1,6 @@
 package io.jccl.engine.host;
 
 import io.jccl.Config;
-import io.jccl.ErrorCode;
-import io.jccl.JcclException;
 import io.jccl.bootstrap.Bootstrap;
 import io.jccl.proto.Protocol;
 
@@ -22,8 +20,8 @@ import java.util.function.BooleanSupplier;
  * connections for system-scope fences in its kernels.
  *
  * <p>LL128 cannot cross the CPU: its 128-byte lines are atomic only within a GPU's memory system,
- * not between a CPU and a GPU over PCIe, so an engine using this transport leaves LL128 out
- * (as NCCL does off NVLink).
+ * not between a CPU and a GPU over PCIe, so an engine using this transport must leave LL128 out
+ * (as NCCL does off NVLink; the CUDA engine does so at init).
  *
  * <p>Example (what the CUDA engine does at init, collectively over the bootstrap):
  * <pre>{@code
@@ -90,7 +88,6 @@ public final class NetFifos implements NetOwner, AutoCloseable {
 
     /** The FIFO local rank {@code from} sends to {@code to} through, which the proxy empties onto the sockets. */
     public MemorySegment sending(Protocol protocol, int channel, int from, int to) {
-        check(protocol, from, to);
         return sending.computeIfAbsent(key(protocol, channel, from, to), k -> {
             Fifo f = make(protocol, channel, from, to);
             proxy.startSend(f);
@@ -100,15 +97,7 @@ public final class NetFifos implements NetOwner, AutoCloseable {
 
     @Override
     public Fifo receiveFifo(Protocol protocol, int channel, int from, int to) {
-        check(protocol, to, from);
         return receiving.computeIfAbsent(key(protocol, channel, from, to), k -> make(protocol, channel, from, to));
-    }
-
-    private void check(Protocol protocol, int local, int remote) {
-        if (protocol == Protocol.LL128) {
-            throw new JcclException(ErrorCode.INVALID_USAGE, local, "LL128 cannot reach " + peers.describe(remote)
-                    + " over sockets: its lines are atomic only inside a GPU (use LL or Simple)");
-        }
     }
 
     private Fifo make(Protocol protocol, int channel, int from, int to) {
