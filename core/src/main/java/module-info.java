@@ -6,6 +6,8 @@ module io.jccl.core {
     requires io.jccl.bindings;
     requires io.jccl.kernels;
     requires java.xml;
+    // Vectorised reductions when the JVM resolved it (VectorKernels); an incubator module in JDK 25.
+    requires static jdk.incubator.vector;
     exports io.jccl;
     exports io.jccl.engine.cuda;
     exports io.jccl.cuda to io.jccl.bench;

@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /** FLOAT32 in float arithmetic; min and max follow {@link Math#min(float, float)} (NaN wins, -0 < +0). */
-final class Float32Kernel extends Kernel {
+class Float32Kernel extends Kernel {
     private static final ValueLayout.OfFloat L = ValueLayout.JAVA_FLOAT_UNALIGNED;
 
     private final float scalar;

@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /** FLOAT64 in double arithmetic; min and max follow {@link Math#min(double, double)} (NaN wins, -0 < +0). */
-final class Float64Kernel extends Kernel {
+class Float64Kernel extends Kernel {
     private static final ValueLayout.OfDouble L = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
     private final double scalar;

@@ -82,8 +82,8 @@ public final class Reduction {
             case INT64, UINT64 -> new Int64Kernel(type.isUnsigned(), IntegerScalars.convert(type, s), nranks);
             case FLOAT16 -> new Float16Kernel(s, nranks);
             case BFLOAT16 -> new BFloat16Kernel(s, nranks);
-            case FLOAT32 -> new Float32Kernel(s, nranks);
-            case FLOAT64 -> new Float64Kernel(s, nranks);
+            case FLOAT32 -> VectorKernels.float32(s, nranks);
+            case FLOAT64 -> VectorKernels.float64(s, nranks);
             case FLOAT8_E4M3 -> new Float8E4M3Kernel(s, nranks);
             case FLOAT8_E5M2 -> new Float8E5M2Kernel(s, nranks);
         };
