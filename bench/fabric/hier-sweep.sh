@@ -7,7 +7,9 @@
 #                                                          algorithm forced, then the tuner's choice;
 #                                                          with TABLE, the forced runs written there as
 #                                                          a tuning table and the tuner's choice from it
-# (SMALL, LARGE: perf's size options for the two ranges; ALGOS: the algorithms forced)
+# (SMALL, LARGE: perf's size options for the two ranges; ALGOS: the algorithms forced; HOP_US: the
+# hop latency the model is told for both levels, default 200: what a hop of this fabric took at 8 B
+# with 8 JVMs on 2 cores, 150-250 us)
 # Prints one line per (collective, ratio or algorithm, size): time (us, out of place, as perf prints
 # it) and busbw in Mbit/s from the time (nccl-tests' factors).
 set -euo pipefail
@@ -44,6 +46,8 @@ reduce)
     n=$((S * R))
     f=$(awk -v n=$n 'BEGIN {print 2 * (n - 1) / n}')
     gbps=$(awk -v m="$INTER" 'BEGIN {print m / 8000}')
+    intra_gbps=$(awk -v m="$INTRA" 'BEGIN {print m / 8000}')
+    hop=${HOP_US:-200}
     forced=$(mktemp)
     trap 'rm -f "$forced"' EXIT
     # Small sizes: perf's own timing (JIT warm-up, rounds of at least -T ms that agree within
@@ -52,7 +56,10 @@ reduce)
         local label=$1; shift
         for range in "${SMALL:--b 8 -e 256K -f 8}" "${LARGE:--b 1M -e 64M -f 4 -n 2 -w 1 -T 0 --jit_warmup 0}"; do
             # shellcheck disable=SC2086
-            env JCCL_INTER_BW="$gbps" "$@" "$jccl" fabric --servers "$S" --ranks "$R" --intra "$INTRA" --inter "$INTER" -- \
+            # The model is told both levels: every rank is in its own namespace, so a hop inside a
+            # server is a socket too.
+            env JCCL_INTER_BW="$gbps" JCCL_INTRA_BW="$intra_gbps" JCCL_INTER_LATENCY="$hop" JCCL_INTRA_LATENCY="$hop" \
+                "$@" "$jccl" fabric --servers "$S" --ranks "$R" --intra "$INTRA" --inter "$INTER" -- \
                 perf allreduce $range -c 1 | grep -v '^#' | awk 'NF > 8 {print $1, $6, $7, $8}' | while read -r bytes ran proto t; do
                 echo "$S x $R $INTRA/$INTER Mbit/s allreduce $label ($ran $proto) $bytes B: $t us, busbw $(busbw "$bytes" "$t" "$f") Mbit/s"
             done

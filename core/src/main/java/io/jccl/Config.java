@@ -40,6 +40,8 @@ import java.util.function.Function;
  * <tr><td>JCCL_MIN_NCHANNELS / JCCL_MAX_NCHANNELS</td><td>bounds of the channels a call may use</td></tr>
  * <tr><td>JCCL_INTER_BW / JCCL_INTER_LATENCY</td><td>GB/s a rank moves to other servers and µs per hop
  * between servers, for the tuner's model of a two-level fabric (default: the model's own)</td></tr>
+ * <tr><td>JCCL_INTRA_BW / JCCL_INTRA_LATENCY</td><td>the same for the ranks of a rank's own server
+ * (default: the model's own, shared memory)</td></tr>
  * <tr><td>JCCL_TUNING_FILE</td><td>a tuning table (jccl's JSON from {@code jccl calibrate}, or the
  * CSV rules of NCCL's example tuner plugin) that overrides the tuning model where it has data;
  * rank 0's table decides for every rank</td></tr>
@@ -93,6 +95,9 @@ public final class Config {
     /** What a rank has to other servers (JCCL_INTER_BW, GB/s; JCCL_INTER_LATENCY, µs per hop); NaN: the model's own. */
     private double interBandwidth = Double.NaN;
     private double interLatency = Double.NaN;
+    /** What a rank has to the ranks of its own server (JCCL_INTRA_BW, JCCL_INTRA_LATENCY); NaN: the model's own. */
+    private double intraBandwidth = Double.NaN;
+    private double intraLatency = Double.NaN;
     /** The topology file to read instead of detecting, and where to dump the one used; null: none. */
     private String topoFile;
     private String topoDumpFile;
@@ -131,6 +136,8 @@ public final class Config {
         c.hostId = hostId;
         c.interBandwidth = interBandwidth;
         c.interLatency = interLatency;
+        c.intraBandwidth = intraBandwidth;
+        c.intraLatency = intraLatency;
         c.topoFile = topoFile;
         c.topoDumpFile = topoDumpFile;
         c.crossMemory = crossMemory;
@@ -252,6 +259,15 @@ public final class Config {
             lat = parsePositive("JCCL_INTER_LATENCY", v, "microseconds");
         }
         c = c.withInterServer(bw, lat);
+        bw = Double.NaN;
+        lat = Double.NaN;
+        if ((v = env.get("JCCL_INTRA_BW")) != null && !v.isBlank()) {
+            bw = parsePositive("JCCL_INTRA_BW", v, "GB/s");
+        }
+        if ((v = env.get("JCCL_INTRA_LATENCY")) != null && !v.isBlank()) {
+            lat = parsePositive("JCCL_INTRA_LATENCY", v, "microseconds");
+        }
+        c = c.withIntraServer(bw, lat);
         int threads = (v = env.get("JCCL_SOCKET_NTHREADS")) != null && !v.isBlank() ? parseInt("JCCL_SOCKET_NTHREADS", v) : 1;
         int socks = (v = env.get("JCCL_NSOCKS_PERTHREAD")) != null && !v.isBlank() ? parseInt("JCCL_NSOCKS_PERTHREAD", v) : 1;
         c = c.withSockets(threads, socks);
@@ -486,16 +502,49 @@ public final class Config {
      * model's own. Like JCCL_ALGO, rank 0's values are used by every rank.
      */
     public Config withInterServer(double gbPerSecond, double latencyMicros) {
-        for (double d : new double[] {gbPerSecond, latencyMicros}) {
-            if (!Double.isNaN(d) && !(d > 0 && Double.isFinite(d))) {
-                throw JcclException.invalidArgument(JcclException.NO_RANK, d == gbPerSecond ? "JCCL_INTER_BW" : "JCCL_INTER_LATENCY",
-                        "must be positive, was " + d);
-            }
-        }
+        checkLink("JCCL_INTER_BW", gbPerSecond);
+        checkLink("JCCL_INTER_LATENCY", latencyMicros);
         Config c = copy();
         c.interBandwidth = gbPerSecond;
         c.interLatency = latencyMicros;
         return c;
+    }
+
+    /**
+     * What a rank has to the other ranks of its own server, for the tuner's model (JCCL_INTRA_BW in
+     * GB/s, JCCL_INTRA_LATENCY in µs per hop); NaN keeps the model's own (shared memory on the host
+     * engine). Set it where a server's ranks do not talk through shared memory: ranks of an
+     * emulated server in separate network namespaces, or {@code JCCL_SHM_DISABLE}. Like JCCL_ALGO,
+     * rank 0's values are used by every rank.
+     *
+     * <pre>{@code
+     * // 2 x 4 emulated servers: 800 Mbit/s and about 200 us per hop inside, 200 Mbit/s between
+     * Config c = Config.fromEnvironment().withIntraServer(0.1, 200).withInterServer(0.025, 200);
+     * }</pre>
+     */
+    public Config withIntraServer(double gbPerSecond, double latencyMicros) {
+        checkLink("JCCL_INTRA_BW", gbPerSecond);
+        checkLink("JCCL_INTRA_LATENCY", latencyMicros);
+        Config c = copy();
+        c.intraBandwidth = gbPerSecond;
+        c.intraLatency = latencyMicros;
+        return c;
+    }
+
+    private static void checkLink(String name, double d) {
+        if (!Double.isNaN(d) && !(d > 0 && Double.isFinite(d))) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, name, "must be positive, was " + d);
+        }
+    }
+
+    /** GB/s a rank moves to the other ranks of its server (JCCL_INTRA_BW), NaN when not set. */
+    public double intraBandwidth() {
+        return intraBandwidth;
+    }
+
+    /** µs per hop inside a server (JCCL_INTRA_LATENCY), NaN when not set. */
+    public double intraLatency() {
+        return intraLatency;
     }
 
     /** GB/s a rank moves to other servers (JCCL_INTER_BW), NaN when not set. */
@@ -709,6 +758,8 @@ public final class Config {
                 + (hostId == null ? "" : ", hostId=" + hostId)
                 + (Double.isNaN(interBandwidth) ? "" : ", interBandwidth=" + interBandwidth)
                 + (Double.isNaN(interLatency) ? "" : ", interLatency=" + interLatency)
+                + (Double.isNaN(intraBandwidth) ? "" : ", intraBandwidth=" + intraBandwidth)
+                + (Double.isNaN(intraLatency) ? "" : ", intraLatency=" + intraLatency)
                 + (topoFile == null ? "" : ", topoFile=" + topoFile) + (topoDumpFile == null ? "" : ", topoDumpFile=" + topoDumpFile)
                 + (socketThreads == 1 && socksPerThread == 1 ? "" : ", sockets=" + socketThreads + "x" + socksPerThread)
                 + (p2pDisable ? ", p2pDisable" : "") + (shmDisable ? ", shmDisable" : "")

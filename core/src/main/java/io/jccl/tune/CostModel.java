@@ -145,7 +145,7 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
         }
         // Pipelined tiles hide each other's hop latency, unless every hop is a hand-over; those
         // wait longer the more threads share each core.
-        double intra = threadsPerCore > 1 ? parkedHopLatency[pi] * threadsPerCore * Math.max(1, tiles) : hopLatency[ai][pi];
+        double intra = intraHop(ai, pi, threadsPerCore, tiles);
         double latency = baseLatency[ai][pi] + (hops - interHops) * intra + interHops * interHopLatency[ai][pi];
         return latency + bytes / (busBw * ratio);
     }
@@ -173,6 +173,36 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
     }
 
     /**
+     * This model with links inside a server of {@code gbPerSecond} (each protocol's cap, at most its
+     * own) and {@code latencyMicros} per hop for every algorithm and protocol (JCCL_INTRA_BW,
+     * JCCL_INTRA_LATENCY); NaN keeps the model's own. A hop is then never cheaper than that, even
+     * where the threads outnumber the cores and a hop is priced as a hand-over of a core.
+     */
+    public CostModel withIntraServer(double gbPerSecond, double latencyMicros) {
+        double[] max = maxBusBw.clone();
+        double[] inter = interBusBw.clone();
+        if (!Double.isNaN(gbPerSecond)) {
+            for (int p = 0; p < max.length; p++) {
+                max[p] = Math.min(max[p], gbPerSecond);
+            }
+        }
+        double[][] hop = new double[hopLatency.length][];
+        for (int a = 0; a < hop.length; a++) {
+            hop[a] = hopLatency[a].clone();
+            if (!Double.isNaN(latencyMicros)) {
+                java.util.Arrays.fill(hop[a], latencyMicros);
+            }
+        }
+        return new CostModel(baseLatency, hop, interHopLatency, parkedHopLatency, channelBw, max, inter, reduceBw);
+    }
+
+    /** µs of one hop inside a server: a hand-over of a core when the threads outnumber the cores, at least the link's latency. */
+    private double intraHop(int ai, int pi, double threadsPerCore, long tiles) {
+        double link = hopLatency[ai][pi];
+        return threadsPerCore > 1 ? Math.max(link, parkedHopLatency[pi] * threadsPerCore * Math.max(1, tiles)) : link;
+    }
+
+    /**
      * Predicted µs for a call by an algorithm costed from its schedule ({@link ScheduleCost}): the
      * ring's base latency and hop latencies (intra-server hops as hand-overs when the threads
      * outnumber the cores, as in {@link #time}), each level's bandwidth its cap or the channels',
@@ -185,7 +215,7 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
         if (nranks == 1) {
             return baseLatency[ri][pi];
         }
-        double intra = threadsPerCore > 1 ? parkedHopLatency[pi] * threadsPerCore * Math.max(1, tiles) : hopLatency[ri][pi];
+        double intra = intraHop(ri, pi, threadsPerCore, tiles);
         double bwIntra = Math.min(maxBusBw[pi], channels * channelBw[pi]) * 1000.0;
         double bwInter = Math.min(interBusBw[pi], channels * channelBw[pi]) * 1000.0;
         return baseLatency[ri][pi] + cost.time(c, a, bytes, intra, interHopLatency[ri][pi], bwIntra, bwInter)

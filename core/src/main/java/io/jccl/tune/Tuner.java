@@ -113,7 +113,8 @@ public final class Tuner {
                 throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_TUNING_FILE", source + ": " + e.getMessage());
             }
         }
-        return new Tuner(config, layout, cores, CostModel.HOST.withInterServer(config.interBandwidth(), config.interLatency()),
+        return new Tuner(config, layout, cores, CostModel.HOST.withInterServer(config.interBandwidth(), config.interLatency())
+                .withIntraServer(config.intraBandwidth(), config.intraLatency()),
                 table, rules);
     }
 

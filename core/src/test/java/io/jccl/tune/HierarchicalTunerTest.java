@@ -9,6 +9,7 @@ import io.jccl.topo.ServerLayout;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -207,6 +208,41 @@ class HierarchicalTunerTest {
                 .isInstanceOf(JcclException.class).hasMessageContaining("JCCL_INTER_BW");
         assertThatThrownBy(() -> Config.defaults().withInterServer(1, -2))
                 .isInstanceOf(JcclException.class).hasMessageContaining("JCCL_INTER_LATENCY");
+    }
+
+    @Test
+    void theHostModelLearnsTheLinksInsideServersFromTheConfiguration() {
+        // The emulated 2 x 4 fabric of docs/hierarchical.md: every rank in its own network
+        // namespace, so a hop inside a server is a socket too: 800 Mbit/s inside, 200 between, and
+        // 150-250 µs a hop measured at 8 B (8 JVMs on 2 cores). Forced, the butterfly was the
+        // fastest from 64 B to 4 KiB (0.57-0.69 ms) and hierring 1.9-2.9x slower there; hierring or
+        // torus2d the fastest from 256 KiB.
+        Map<String, String> links = Map.of("JCCL_INTER_BW", "0.025", "JCCL_INTER_LATENCY", "200");
+        Map<String, String> both = new java.util.HashMap<>(links);
+        both.put("JCCL_INTRA_BW", "0.1");
+        both.put("JCCL_INTRA_LATENCY", "200");
+        Config fabric = Config.fromVariables(both);
+        assertThat(fabric.intraBandwidth()).isEqualTo(0.1);
+        assertThat(fabric.intraLatency()).isEqualTo(200);
+        Tuner told = Tuner.create(fabric, ServerLayout.uniform(2, 4), 2, null);
+        Tuner interOnly = Tuner.create(Config.fromVariables(Map.of("JCCL_INTER_BW", "0.025")), ServerLayout.uniform(2, 4), 2, null);
+        for (long bytes : new long[] {64, 512, 4096}) {
+            assertThat(told.choose(Collective.ALL_REDUCE, bytes / 4, 4, 0).algorithm()).as("%d B", bytes).isEqualTo(Algorithm.BUTTERFLY);
+        }
+        // Told only the bandwidth between servers (the sweep's model run), it took every hop for
+        // shared memory (0.2 µs) and chose hierring there.
+        assertThat(interOnly.choose(Collective.ALL_REDUCE, 512 / 4, 4, 0).algorithm()).isEqualTo(Algorithm.HIER_RING);
+        for (long bytes : new long[] {256 << 10, 4 << 20, 64 << 20}) {
+            assertThat(told.choose(Collective.ALL_REDUCE, bytes / 4, 4, 0).algorithm()).as("%d B", bytes)
+                    .isIn(Algorithm.HIER_RING, Algorithm.TORUS_2D);
+        }
+        // A hop inside costs at least the link's latency, even where it is priced as a hand-over of a core.
+        Choice ring = told.modelChoice(Collective.ALL_REDUCE, 8, Set.of(Algorithm.RING), Set.of(Protocol.SIMPLE));
+        assertThat(ring.predictedMicros()).isGreaterThan(14 * 200);
+        assertThatThrownBy(() -> Config.fromVariables(Map.of("JCCL_INTRA_BW", "-1")))
+                .isInstanceOf(JcclException.class).hasMessageContaining("JCCL_INTRA_BW");
+        assertThatThrownBy(() -> Config.defaults().withIntraServer(1, Double.POSITIVE_INFINITY))
+                .isInstanceOf(JcclException.class).hasMessageContaining("JCCL_INTRA_LATENCY");
     }
 
     @Test

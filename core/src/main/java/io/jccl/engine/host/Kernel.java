@@ -11,7 +11,8 @@ import java.lang.foreign.MemorySegment;
  * formats, int32 and int64 differ only in their conversions or widths): a shared loop that called
  * a per-type conversion would be one loop profiled across every type, its conversion call
  * megamorphic and not inlined, paid on every element. Change a loop in one kernel, change it in
- * its siblings.
+ * its siblings. FLOAT32 and FLOAT64 also have Vector API subclasses ({@link VectorKernels}) that
+ * override the binary operations and must give the same bits.
  *
  * <p>Every segment passed here is native ({@link MemorySegment#isNative()}): a loop whose profile
  * has seen both heap and native segments can no longer tell whether an access is on-heap, and C2

@@ -29,8 +29,8 @@ import java.util.stream.Collectors;
  */
 public record SharedSettings(long commId, boolean p2pDisable, boolean shmDisable, long buffSize, long llBuffSize, long ll128BuffSize,
                       String algorithms, String protocols, int minChannels, int maxChannels, boolean channelsGiven, double interBandwidth,
-                      double interLatency, int cores, String tuningFile, String tuningText) {
-    private static final int MAGIC = 0x4a43_5334; // "JCS4"
+                      double interLatency, double intraBandwidth, double intraLatency, int cores, String tuningFile, String tuningText) {
+    private static final int MAGIC = 0x4a43_5335; // "JCS5"
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Rank 0's settings (reads its tuning file). */
@@ -48,7 +48,7 @@ public record SharedSettings(long commId, boolean p2pDisable, boolean shmDisable
         return new SharedSettings(id == 0 ? 1 : id, c.p2pDisable(), c.shmDisable(), c.buffSize(Protocol.SIMPLE), c.buffSize(Protocol.LL),
                 c.buffSize(Protocol.LL128), String.join(",", c.algorithms()),
                 c.protocols().stream().map(Protocol::id).collect(Collectors.joining(",")), c.minChannels(), c.maxChannels(),
-                c.channelBoundsGiven(), c.interBandwidth(), c.interLatency(), Runtime.getRuntime().availableProcessors(), f == null ? null : f.toString(), text);
+                c.channelBoundsGiven(), c.interBandwidth(), c.interLatency(), c.intraBandwidth(), c.intraLatency(), Runtime.getRuntime().availableProcessors(), f == null ? null : f.toString(), text);
     }
 
     /**
@@ -59,7 +59,8 @@ public record SharedSettings(long commId, boolean p2pDisable, boolean shmDisable
     public Config applyTo(Config own) {
         Config c = own.withBuffSize(Protocol.SIMPLE, buffSize).withBuffSize(Protocol.LL, llBuffSize)
                 .withBuffSize(Protocol.LL128, ll128BuffSize).withAlgorithms(algorithms).withProtocols(protocols)
-                .withInterServer(interBandwidth, interLatency).withP2pDisable(p2pDisable).withShmDisable(shmDisable);
+                .withInterServer(interBandwidth, interLatency)
+                .withIntraServer(intraBandwidth, intraLatency).withP2pDisable(p2pDisable).withShmDisable(shmDisable);
         c = channelsGiven ? c.withChannels(minChannels, maxChannels) : c.withDefaultChannels(minChannels, maxChannels);
         return c.withTuningFile(tuningFile == null ? null : Path.of(tuningFile));
     }
@@ -81,6 +82,8 @@ public record SharedSettings(long commId, boolean p2pDisable, boolean shmDisable
             o.writeBoolean(channelsGiven);
             o.writeDouble(interBandwidth);
             o.writeDouble(interLatency);
+            o.writeDouble(intraBandwidth);
+            o.writeDouble(intraLatency);
             o.writeInt(cores);
             writeString(o, tuningFile);
             writeString(o, tuningText);
@@ -97,7 +100,7 @@ public record SharedSettings(long commId, boolean p2pDisable, boolean shmDisable
             }
             SharedSettings s = new SharedSettings(in.readLong(), in.readBoolean(), in.readBoolean(), in.readLong(), in.readLong(),
                     in.readLong(), readString(in), readString(in), in.readInt(), in.readInt(), in.readBoolean(), in.readDouble(), in.readDouble(),
-                    in.readInt(), readString(in), readString(in));
+                    in.readDouble(), in.readDouble(), in.readInt(), readString(in), readString(in));
             if (in.read() != -1) {
                 throw new IOException("trailing bytes");
             }

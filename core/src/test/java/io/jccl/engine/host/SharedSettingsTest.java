@@ -24,6 +24,20 @@ class SharedSettingsTest {
     }
 
     @Test
+    void rankZerosLinksBetweenAndInsideServersReachEveryRank() {
+        Config rank0 = Config.defaults().withInterServer(0.025, 180).withIntraServer(0.1, 210);
+        Config other = Config.defaults().withIntraServer(5, 1);
+        Config shared = SharedSettings.decode(SharedSettings.of(rank0).encode(), 3).applyTo(other);
+        assertThat(shared.interBandwidth()).isEqualTo(0.025);
+        assertThat(shared.interLatency()).isEqualTo(180);
+        assertThat(shared.intraBandwidth()).isEqualTo(0.1);
+        assertThat(shared.intraLatency()).isEqualTo(210);
+        Config unset = SharedSettings.decode(SharedSettings.of(Config.defaults()).encode(), 3).applyTo(other);
+        assertThat(unset.intraBandwidth()).as("rank 0 left it to the model").isNaN();
+        assertThat(unset.intraLatency()).isNaN();
+    }
+
+    @Test
     void truncatedOrForeignBytesAreRefusedNamingTheRank() {
         byte[] good = SharedSettings.of(Config.defaults()).encode();
         assertThatThrownBy(() -> SharedSettings.decode(java.util.Arrays.copyOf(good, good.length - 3), 2))
