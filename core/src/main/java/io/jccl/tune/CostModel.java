@@ -151,49 +151,55 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
     }
 
     /**
-     * This model with links between servers of {@code gbPerSecond} (each protocol's cap, at most
-     * its intra-server one) and {@code latencyMicros} per hop for every algorithm and protocol
+     * This model with links between servers of {@code gbPerSecond} (Simple's; the other protocols
+     * get their share, see {@link #linkCaps}) and {@code latencyMicros} per hop for every algorithm and protocol
      * (JCCL_INTER_BW, JCCL_INTER_LATENCY); NaN keeps the model's own.
      */
     public CostModel withInterServer(double gbPerSecond, double latencyMicros) {
-        double[] inter = interBusBw.clone();
-        if (!Double.isNaN(gbPerSecond)) {
-            for (int p = 0; p < inter.length; p++) {
-                inter[p] = Math.min(maxBusBw[p], gbPerSecond);
-            }
-        }
-        double[][] interHop = new double[interHopLatency.length][];
-        for (int a = 0; a < interHop.length; a++) {
-            interHop[a] = interHopLatency[a].clone();
-            if (!Double.isNaN(latencyMicros)) {
-                java.util.Arrays.fill(interHop[a], latencyMicros);
-            }
-        }
-        return new CostModel(baseLatency, hopLatency, interHop, parkedHopLatency, channelBw, maxBusBw, inter, reduceBw);
+        double[] inter = Double.isNaN(gbPerSecond) ? interBusBw : linkCaps(gbPerSecond);
+        return new CostModel(baseLatency, hopLatency, everyEntry(interHopLatency, latencyMicros), parkedHopLatency, channelBw,
+                maxBusBw, inter, reduceBw);
     }
 
     /**
-     * This model with links inside a server of {@code gbPerSecond} (each protocol's cap, at most its
-     * own) and {@code latencyMicros} per hop for every algorithm and protocol (JCCL_INTRA_BW,
+     * This model with links inside a server of {@code gbPerSecond} (Simple's; the other protocols
+     * get their share, see {@link #linkCaps}) and {@code latencyMicros} per hop for every algorithm and protocol (JCCL_INTRA_BW,
      * JCCL_INTRA_LATENCY); NaN keeps the model's own. A hop is then never cheaper than that, even
      * where the threads outnumber the cores and a hop is priced as a hand-over of a core.
      */
     public CostModel withIntraServer(double gbPerSecond, double latencyMicros) {
-        double[] max = maxBusBw.clone();
-        double[] inter = interBusBw.clone();
-        if (!Double.isNaN(gbPerSecond)) {
-            for (int p = 0; p < max.length; p++) {
-                max[p] = Math.min(max[p], gbPerSecond);
+        double[] max = Double.isNaN(gbPerSecond) ? maxBusBw : linkCaps(gbPerSecond);
+        return new CostModel(baseLatency, everyEntry(hopLatency, latencyMicros), interHopLatency, parkedHopLatency, channelBw,
+                max, interBusBw, reduceBw);
+    }
+
+    /**
+     * Each protocol's bandwidth over a link that moves {@code gbPerSecond} of Simple's data: the
+     * share of it the protocol gets of the host's own ({@link #maxBusBw}), at most that. A socket
+     * carries only data whatever the protocol (the proxy packs and unpacks LL's and LL128's
+     * lines), so what slows LL there is its per-byte work at each end, as on the host: on the
+     * emulated fabric (800/200 Mbit/s, 8 ranks on 2 cores) a ring all-reduce in LL took 229 ms at
+     * 1 MiB where Simple took 78, and 575 against 307 at 4 MiB.
+     */
+    private double[] linkCaps(double gbPerSecond) {
+        int simple = Protocol.SIMPLE.ordinal();
+        double[] caps = new double[maxBusBw.length];
+        for (int p = 0; p < caps.length; p++) {
+            caps[p] = Math.min(maxBusBw[p], gbPerSecond * maxBusBw[p] / maxBusBw[simple]);
+        }
+        return caps;
+    }
+
+    /** A copy of {@code table} with {@code value} in every entry, or unchanged where it is NaN. */
+    private static double[][] everyEntry(double[][] table, double value) {
+        double[][] t = new double[table.length][];
+        for (int a = 0; a < t.length; a++) {
+            t[a] = table[a].clone();
+            if (!Double.isNaN(value)) {
+                java.util.Arrays.fill(t[a], value);
             }
         }
-        double[][] hop = new double[hopLatency.length][];
-        for (int a = 0; a < hop.length; a++) {
-            hop[a] = hopLatency[a].clone();
-            if (!Double.isNaN(latencyMicros)) {
-                java.util.Arrays.fill(hop[a], latencyMicros);
-            }
-        }
-        return new CostModel(baseLatency, hop, interHopLatency, parkedHopLatency, channelBw, max, inter, reduceBw);
+        return t;
     }
 
     /** µs of one hop inside a server: a hand-over of a core when the threads outnumber the cores, at least the link's latency. */

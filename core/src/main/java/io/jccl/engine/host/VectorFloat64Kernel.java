@@ -7,9 +7,15 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 
 /**
- * Float64 on the Vector API ({@link VectorKernels}): the binary operations in SIMD lanes of the
+ * FLOAT64 on the Vector API ({@link VectorKernels}): the binary operations in SIMD lanes of the
  * platform's preferred width, the last partial vector by the scalar loop. Each lane does exactly
  * what the scalar loop does to its element, so the bits are the same.
+ *
+ * <p>Each operation has its own loop, as in the scalar kernels ({@link Kernel}), and here also
+ * because C2 intrinsifies a Vector API operation only where its operator is a constant: a loop
+ * shared through an operator parameter would be fast only where it happened to be inlined. The
+ * FLOAT32 and FLOAT64 classes are twins (FloatVector and DoubleVector have no common type that
+ * does arithmetic without boxing); change one, change the other.
  */
 final class VectorFloat64Kernel extends Float64Kernel {
     private static final VectorSpecies<Double> S = DoubleVector.SPECIES_PREFERRED;
