@@ -7,7 +7,7 @@
 #                                                          algorithm forced, then the tuner's choice;
 #                                                          with TABLE, the forced runs written there as
 #                                                          a tuning table and the tuner's choice from it
-# (SMALL, LARGE: perf's size options for the two ranges; ALGOS: the algorithms forced; HOP_US: the
+# (SMALL, LARGE: perf's size options for the two ranges, or none to skip one; ALGOS: the algorithms forced; HOP_US: the
 # hop latency the model is told for both levels, default 200: what a hop of this fabric took at 8 B
 # with 8 JVMs on 2 cores, 150-250 us)
 # Prints one line per (collective, ratio or algorithm, size): time (us, out of place, as perf prints
@@ -51,10 +51,13 @@ reduce)
     forced=$(mktemp)
     trap 'rm -f "$forced"' EXIT
     # Small sizes: perf's own timing (JIT warm-up, rounds of at least -T ms that agree within
-    # 10%); large sizes: a few calls of up to seconds each.
+    # 10%); large sizes: 2 calls of up to seconds each after 3 untimed ones (after 1, the first
+    # size ran cold: 1 MiB torus2d 48 and 101 ms in two runs of one sweep). perf's JIT warm-up
+    # would settle the compiler at every size up to the smallest one, minutes per run at 1 MiB.
     sweep() {  # label, then env assignments: one line per size
         local label=$1; shift
-        for range in "${SMALL:--b 8 -e 256K -f 8}" "${LARGE:--b 1M -e 64M -f 4 -n 2 -w 1 -T 0 --jit_warmup 0}"; do
+        for range in "${SMALL:--b 8 -e 256K -f 8}" "${LARGE:--b 1M -e 64M -f 4 -n 2 -w 3 -T 0 --jit_warmup 0}"; do
+            [ "$range" = none ] && continue
             # shellcheck disable=SC2086
             # The model is told both levels: every rank is in its own namespace, so a hop inside a
             # server is a socket too.

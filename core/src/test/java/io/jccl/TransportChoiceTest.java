@@ -95,6 +95,8 @@ class TransportChoiceTest {
         // One line per rank and peer, each naming sockets: 2 threads per direction and 4 sockets per connection.
         assertThat(lines(log, "via NET/Socket (2 proxy thread(s) per direction, 4 socket(s) per connection)")).as(log).isEqualTo(6);
         assertThat(lines(log, " via ")).as(log).isEqualTo(6);
+        // And one per rank on its float reductions: the test JVMs resolve jdk.incubator.vector.
+        assertThat(lines(log, "-bit SIMD lanes (jdk.incubator.vector)")).as(log).isEqualTo(3);
         assertThat(netThreads[0]).as("one process: one domain, two sending proxy threads").isEqualTo(2);
         assertThat(ownShmFiles()).isEqualTo(before);
         assertNoNetThreadsLeft();

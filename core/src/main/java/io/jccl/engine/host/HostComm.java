@@ -121,7 +121,7 @@ public final class HostComm {
         return c;
     }
 
-    /** JCCL_DEBUG=INFO: one line per peer, the transport of this rank's connections with it. */
+    /** JCCL_DEBUG=INFO: one line per peer, the transport of this rank's connections with it; how it reduces floats. */
     private static void logTransports(int rank, PeerProcesses peers, Config shared) {
         StringBuilder b = new StringBuilder();
         for (int r = 0; r < peers.size(); r++) {
@@ -136,6 +136,7 @@ public final class HostComm {
             }
             b.append('\n');
         }
+        b.append("jccl INFO rank ").append(rank).append(": ").append(VectorKernels.describe()).append('\n');
         System.err.print(b);
     }
 

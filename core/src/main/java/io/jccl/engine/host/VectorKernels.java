@@ -24,6 +24,20 @@ final class VectorKernels {
                 .orElse(false);
     }
 
+    /** For JCCL_DEBUG=INFO: how this process reduces floats. */
+    static String describe() {
+        return AVAILABLE ? "FLOAT32 and FLOAT64 reductions in " + VectorWidth.bits() + "-bit SIMD lanes (jdk.incubator.vector)"
+                : "FLOAT32 and FLOAT64 reductions in scalar loops (the JVM did not resolve jdk.incubator.vector; "
+                        + "--add-modules=jdk.incubator.vector vectorises them)";
+    }
+
+    /** The preferred vector width; its own class so that only a JVM with the module loads it. */
+    private static final class VectorWidth {
+        static int bits() {
+            return jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.vectorBitSize();
+        }
+    }
+
     /** FLOAT32's kernel: the Vector API's where available, else the scalar one. */
     static Kernel float32(double scalar, int nranks) {
         return AVAILABLE ? new VectorFloat32Kernel(scalar, nranks) : new Float32Kernel(scalar, nranks);
