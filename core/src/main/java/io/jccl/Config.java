@@ -250,24 +250,8 @@ public final class Config {
         if ((v = env.get("JCCL_CMA_DISABLE")) != null) {
             c = c.withCrossMemory(parseInt("JCCL_CMA_DISABLE", v) == 0);
         }
-        double bw = Double.NaN;
-        double lat = Double.NaN;
-        if ((v = env.get("JCCL_INTER_BW")) != null && !v.isBlank()) {
-            bw = parsePositive("JCCL_INTER_BW", v, "GB/s");
-        }
-        if ((v = env.get("JCCL_INTER_LATENCY")) != null && !v.isBlank()) {
-            lat = parsePositive("JCCL_INTER_LATENCY", v, "microseconds");
-        }
-        c = c.withInterServer(bw, lat);
-        bw = Double.NaN;
-        lat = Double.NaN;
-        if ((v = env.get("JCCL_INTRA_BW")) != null && !v.isBlank()) {
-            bw = parsePositive("JCCL_INTRA_BW", v, "GB/s");
-        }
-        if ((v = env.get("JCCL_INTRA_LATENCY")) != null && !v.isBlank()) {
-            lat = parsePositive("JCCL_INTRA_LATENCY", v, "microseconds");
-        }
-        c = c.withIntraServer(bw, lat);
+        c = c.withInterServer(positiveOrNaN(env, "JCCL_INTER_BW", "GB/s"), positiveOrNaN(env, "JCCL_INTER_LATENCY", "microseconds"));
+        c = c.withIntraServer(positiveOrNaN(env, "JCCL_INTRA_BW", "GB/s"), positiveOrNaN(env, "JCCL_INTRA_LATENCY", "microseconds"));
         int threads = (v = env.get("JCCL_SOCKET_NTHREADS")) != null && !v.isBlank() ? parseInt("JCCL_SOCKET_NTHREADS", v) : 1;
         int socks = (v = env.get("JCCL_NSOCKS_PERTHREAD")) != null && !v.isBlank() ? parseInt("JCCL_NSOCKS_PERTHREAD", v) : 1;
         c = c.withSockets(threads, socks);
@@ -482,6 +466,12 @@ public final class Config {
         Config c = copy();
         c.bootstrapTimeout = t;
         return c;
+    }
+
+    /** {@code name}'s positive value from {@code env}, NaN where it is unset or blank. */
+    private static double positiveOrNaN(Map<String, String> env, String name, String unit) {
+        String v = env.get(name);
+        return v == null || v.isBlank() ? Double.NaN : parsePositive(name, v, unit);
     }
 
     private static double parsePositive(String name, String v, String unit) {

@@ -7,8 +7,9 @@ import java.lang.foreign.ValueLayout;
 class Float32Kernel extends Kernel {
     private static final ValueLayout.OfFloat L = ValueLayout.JAVA_FLOAT_UNALIGNED;
 
-    private final float scalar;
-    private final float nranks;
+    /** The pre-multiplier and the rank count, also read by the Vector API subclass. */
+    final float scalar;
+    final float nranks;
 
     Float32Kernel(double scalar, int nranks) {
         this.scalar = (float) scalar;

@@ -7,8 +7,9 @@ import java.lang.foreign.ValueLayout;
 class Float64Kernel extends Kernel {
     private static final ValueLayout.OfDouble L = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
-    private final double scalar;
-    private final double nranks;
+    /** The pre-multiplier and the rank count, also read by the Vector API subclass. */
+    final double scalar;
+    final double nranks;
 
     Float64Kernel(double scalar, int nranks) {
         this.scalar = scalar;

@@ -22,13 +22,8 @@ final class VectorFloat32Kernel extends Float32Kernel {
     private static final ByteOrder O = ByteOrder.nativeOrder();
     private static final long E = 4;
 
-    private final float scalar;
-    private final float nranks;
-
     VectorFloat32Kernel(double scalar, int nranks) {
         super(scalar, nranks);
-        this.scalar = (float) scalar;
-        this.nranks = nranks;
     }
 
     /** The elements the vector loop covers: whole vectors only. */

@@ -22,13 +22,8 @@ final class VectorFloat64Kernel extends Float64Kernel {
     private static final ByteOrder O = ByteOrder.nativeOrder();
     private static final long E = 8;
 
-    private final double scalar;
-    private final double nranks;
-
     VectorFloat64Kernel(double scalar, int nranks) {
         super(scalar, nranks);
-        this.scalar = (double) scalar;
-        this.nranks = nranks;
     }
 
     /** The elements the vector loop covers: whole vectors only. */
