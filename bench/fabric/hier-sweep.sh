@@ -7,9 +7,10 @@
 #                                                          algorithm forced, then the tuner's choice;
 #                                                          with TABLE, the forced runs written there as
 #                                                          a tuning table and the tuner's choice from it
-# (SMALL, LARGE: perf's size options for the two ranges, or none to skip one; ALGOS: the algorithms forced; HOP_US: the
-# hop latency the model is told for both levels, default 200: what a hop of this fabric took at 8 B
-# with 8 JVMs on 2 cores, 150-250 us)
+# (SMALL, MID, LARGE: perf's size options for the three ranges, or none to skip one; ALGOS: the
+# algorithms forced; HOP_US: the hop latency the model is told for both levels, beyond the socket's
+# cost per message (CostModel.SOCKET_MESSAGE_CPU), default 20: 2 processes on 2 cores exchanged
+# 8 B-4 KiB over loopback sockets in 31-49 us, of which the message is 39)
 # Prints one line per (collective, ratio or algorithm, size): time (us, out of place, as perf prints
 # it) and busbw in Mbit/s from the time (nccl-tests' factors).
 set -euo pipefail
@@ -47,16 +48,18 @@ reduce)
     f=$(awk -v n=$n 'BEGIN {print 2 * (n - 1) / n}')
     gbps=$(awk -v m="$INTER" 'BEGIN {print m / 8000}')
     intra_gbps=$(awk -v m="$INTRA" 'BEGIN {print m / 8000}')
-    hop=${HOP_US:-200}
+    hop=${HOP_US:-20}
     forced=$(mktemp)
     trap 'rm -f "$forced"' EXIT
     # Small sizes: perf's own timing (JIT warm-up, rounds of at least -T ms that agree within
-    # 10%); large sizes: 2 calls of up to seconds each after 3 untimed ones (after 1, the first
-    # size ran cold: 1 MiB torus2d 48 and 101 ms in two runs of one sweep). perf's JIT warm-up
-    # would settle the compiler at every size up to the smallest one, minutes per run at 1 MiB.
+    # 10%); 1-4 MiB: 5 calls after 10 untimed ones (with 3, the 8 JVMs still compiled: one
+    # configuration at 1 MiB took 39-90 ms in six runs); 16-64 MiB: 2 calls of up to seconds each
+    # after 3 untimed ones. perf's JIT warm-up would settle the compiler at every size up to the
+    # smallest one, minutes per run at 1 MiB.
     sweep() {  # label, then env assignments: one line per size
         local label=$1; shift
-        for range in "${SMALL:--b 8 -e 256K -f 8}" "${LARGE:--b 1M -e 64M -f 4 -n 2 -w 3 -T 0 --jit_warmup 0}"; do
+        for range in "${SMALL:--b 8 -e 256K -f 8}" "${MID:--b 1M -e 4M -f 4 -n 5 -w 10 -T 0 --jit_warmup 0}" \
+            "${LARGE:--b 16M -e 64M -f 4 -n 2 -w 3 -T 0 --jit_warmup 0}"; do
             [ "$range" = none ] && continue
             # shellcheck disable=SC2086
             # The model is told both levels: every rank is in its own namespace, so a hop inside a

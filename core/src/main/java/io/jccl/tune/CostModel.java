@@ -29,16 +29,43 @@ import io.jccl.proto.Protocol;
  *                     algorithm costed from its schedule reduces beyond the ring's
  *                     ({@link ScheduleCost#extraReduced}); infinite where reductions cost nothing
  *                     next to moving the data (a GPU)
+ * @param messageCpu   per level (intra-server, inter-server), µs of a core a message sent over that
+ *                     level costs beyond its hop latency (LogP's o); 0 where the hop latency
+ *                     already covers it (shared memory, a GPU's FIFOs). A level described as a
+ *                     network link ({@link #withInterServer}, {@link #withIntraServer}) costs
+ *                     {@link #SOCKET_MESSAGE_CPU}: the host engine's socket transport.
  */
 public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][] interHopLatency,
                         double[] parkedHopLatency, double[] channelBw, double[] maxBusBw, double[] interBusBw,
-                        double reduceBw) {
+                        double reduceBw, double[] messageCpu) {
+
+    /** No per-message cost beyond the hop latency. */
+    public CostModel(double[][] baseLatency, double[][] hopLatency, double[][] interHopLatency,
+                     double[] parkedHopLatency, double[] channelBw, double[] maxBusBw, double[] interBusBw, double reduceBw) {
+        this(baseLatency, hopLatency, interHopLatency, parkedHopLatency, channelBw, maxBusBw, interBusBw, reduceBw, new double[2]);
+    }
 
     /** Reductions free next to moving data. */
     public CostModel(double[][] baseLatency, double[][] hopLatency, double[][] interHopLatency,
                      double[] parkedHopLatency, double[] channelBw, double[] maxBusBw, double[] interBusBw) {
         this(baseLatency, hopLatency, interHopLatency, parkedHopLatency, channelBw, maxBusBw, interBusBw, Double.POSITIVE_INFINITY);
     }
+
+    /** Index of the intra-server level in {@link #messageCpu}. */
+    static final int INTRA = 0;
+    /** Index of the inter-server level in {@link #messageCpu}. */
+    static final int INTER = 1;
+
+    /**
+     * µs of a core one message costs the host engine's socket transport: the rank's hand-off to its
+     * proxy thread, the proxy's system calls at both ends and the wake-up of the receiving rank.
+     * Fitted on the emulated fabric (docs/hierarchical.md: 2 × 4 ranks on 2 cores, every hop a
+     * socket): the six all-reduce algorithms forced at 512 B and 4 KiB (12 times, 0.63-2.47 ms) fit
+     * 159 µs per message the busiest rank sends and nothing per hop of the critical path (least
+     * squares); that is 4 busy threads per core. 2 processes on 2 cores exchanged 8 B-4 KiB over
+     * loopback sockets in 31-49 µs.
+     */
+    public static final double SOCKET_MESSAGE_CPU = 39;
 
     /** One level of bandwidth: servers are joined as fast as ranks within one; reductions free. */
     public CostModel(double[][] baseLatency, double[][] hopLatency, double[][] interHopLatency,
@@ -158,7 +185,7 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
     public CostModel withInterServer(double gbPerSecond, double latencyMicros) {
         double[] inter = Double.isNaN(gbPerSecond) ? interBusBw : linkCaps(gbPerSecond);
         return new CostModel(baseLatency, hopLatency, everyEntry(interHopLatency, latencyMicros), parkedHopLatency, channelBw,
-                maxBusBw, inter, reduceBw);
+                maxBusBw, inter, reduceBw, socketLevel(INTER, gbPerSecond, latencyMicros));
     }
 
     /**
@@ -170,7 +197,30 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
     public CostModel withIntraServer(double gbPerSecond, double latencyMicros) {
         double[] max = Double.isNaN(gbPerSecond) ? maxBusBw : linkCaps(gbPerSecond);
         return new CostModel(baseLatency, everyEntry(hopLatency, latencyMicros), interHopLatency, parkedHopLatency, channelBw,
-                max, interBusBw, reduceBw);
+                max, interBusBw, reduceBw, socketLevel(INTRA, gbPerSecond, latencyMicros));
+    }
+
+    /** {@link #messageCpu} with {@code level} a socket where its link is described (either value not NaN). */
+    private double[] socketLevel(int level, double gbPerSecond, double latencyMicros) {
+        double[] cpu = messageCpu.clone();
+        if (!Double.isNaN(gbPerSecond) || !Double.isNaN(latencyMicros)) {
+            cpu[level] = SOCKET_MESSAGE_CPU;
+        }
+        return cpu;
+    }
+
+    /**
+     * µs of core time the busiest rank spends on the messages of a call of {@code tiles} tiles by
+     * {@code a}, {@link #messageCpu} per message it sends on each level (counted from the
+     * algorithm's schedule), longer by the threads that share each core above 1. 0 where no level
+     * has a per-message cost.
+     */
+    public double messageTime(ScheduleCost cost, Collective c, Algorithm a, double threadsPerCore, long tiles) {
+        if (messageCpu[INTRA] == 0 && messageCpu[INTER] == 0) {
+            return 0;
+        }
+        double share = Math.max(1, threadsPerCore);
+        return tiles * cost.busiestSends(c, a, messageCpu[INTRA] * share, messageCpu[INTER] * share);
     }
 
     /**

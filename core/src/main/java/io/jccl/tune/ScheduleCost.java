@@ -34,6 +34,7 @@ public final class ScheduleCost {
     private final Map<String, Schedule> schedules = new HashMap<>();
     private final Map<String, Terms> terms = new HashMap<>();
     private final Map<String, Double> extra = new HashMap<>();
+    private final Map<String, int[][]> sends = new HashMap<>();
 
     public ScheduleCost(ServerLayout layout) {
         this.layout = layout;
@@ -73,6 +74,35 @@ public final class ScheduleCost {
             double callElements = CallSize.bytes(c, count(c), 1, layout.nranks());
             return Math.max(0, (reduced(schedule(c, a)) - reduced(schedule(c, Algorithm.RING))) / callElements);
         });
+    }
+
+    /**
+     * The most any rank spends on the messages it sends in one run of {@code a}'s schedule of
+     * {@code c}, at {@code intra} per message to a rank of its own server and {@code inter} per
+     * message to another server.
+     */
+    public synchronized double busiestSends(Collective c, Algorithm a, double intra, double inter) {
+        int[][] sends = this.sends.computeIfAbsent(c + "/" + a, k -> sendsPerLevel(schedule(c, a)));
+        double most = 0;
+        for (int[] r : sends) {
+            most = Math.max(most, r[CostModel.INTRA] * intra + r[CostModel.INTER] * inter);
+        }
+        return most;
+    }
+
+    /** Per rank, the messages it sends to its own server and to others in one run of {@code s}. */
+    private int[][] sendsPerLevel(Schedule s) {
+        int[][] sends = new int[s.nranks()][2];
+        for (int r = 0; r < s.nranks(); r++) {
+            for (int l = 0; l < s.lanes(); l++) {
+                for (Step st : s.stepArray(r, l)) {
+                    for (Link out : st.send()) {
+                        sends[r][layout.serverOf(out.peer()) == layout.serverOf(r) ? CostModel.INTRA : CostModel.INTER]++;
+                    }
+                }
+            }
+        }
+        return sends;
     }
 
     /** The most elements any rank combines in one run of {@code s} (k received messages onto a source: k per element). */

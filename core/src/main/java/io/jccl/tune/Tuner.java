@@ -235,6 +235,7 @@ public final class Tuner {
                 long tiles = tiles(c, a, p, bytes, ch, lanes);
                 double t = scheduleCosted(a) ? model.scheduleTime(scheduleCost, c, a, p, bytes, nranks, ch, perCore, tiles)
                         : model.time(c, a, p, bytes, nranks, nNodes, ch, treeDepth, perCore, tiles);
+                t += model.messageTime(scheduleCost, c, a, perCore, tiles);
                 if (best == null || t < best.predictedMicros()) {
                     best = new Choice(a, p, ch, Choice.Source.MODEL, t);
                 }

@@ -213,25 +213,26 @@ class HierarchicalTunerTest {
     @Test
     void theHostModelLearnsTheLinksInsideServersFromTheConfiguration() {
         // The emulated 2 x 4 fabric of docs/hierarchical.md: every rank in its own network
-        // namespace, so a hop inside a server is a socket too: 800 Mbit/s inside, 200 between, and
-        // 150-250 µs a hop measured at 8 B (8 JVMs on 2 cores). Forced, the butterfly was the
-        // fastest from 64 B to 4 KiB (0.57-0.69 ms) and hierring 1.9-2.9x slower there; hierring or
-        // torus2d the fastest from 256 KiB.
-        Map<String, String> links = Map.of("JCCL_INTER_BW", "0.025", "JCCL_INTER_LATENCY", "200");
+        // namespace, so a hop inside a server is a socket too: 800 Mbit/s inside, 200 between, 20 µs
+        // a hop beyond the socket's cost per message (8 JVMs on 2 cores). Forced, the butterfly was
+        // the fastest from 64 B to 4 KiB (0.57-0.69 ms) and hierring 1.9-3.7x slower there; at 32 KiB
+        // the tree, butterfly and rhd 1.37-1.46 ms, hierring 1.77-2.31; hierring or torus2d the
+        // fastest from 256 KiB.
+        Map<String, String> links = Map.of("JCCL_INTER_BW", "0.025", "JCCL_INTER_LATENCY", "20");
         Map<String, String> both = new java.util.HashMap<>(links);
         both.put("JCCL_INTRA_BW", "0.1");
-        both.put("JCCL_INTRA_LATENCY", "200");
+        both.put("JCCL_INTRA_LATENCY", "20");
         Config fabric = Config.fromVariables(both);
         assertThat(fabric.intraBandwidth()).isEqualTo(0.1);
-        assertThat(fabric.intraLatency()).isEqualTo(200);
+        assertThat(fabric.intraLatency()).isEqualTo(20);
         Tuner told = Tuner.create(fabric, ServerLayout.uniform(2, 4), 2, null);
-        Tuner interOnly = Tuner.create(Config.fromVariables(Map.of("JCCL_INTER_BW", "0.025")), ServerLayout.uniform(2, 4), 2, null);
         for (long bytes : new long[] {64, 512, 4096}) {
             assertThat(told.choose(Collective.ALL_REDUCE, bytes / 4, 4, 0).algorithm()).as("%d B", bytes).isEqualTo(Algorithm.BUTTERFLY);
         }
-        // Told only the bandwidth between servers (the sweep's model run), it took every hop for
-        // shared memory (0.2 µs) and chose hierring there.
-        assertThat(interOnly.choose(Collective.ALL_REDUCE, 512 / 4, 4, 0).algorithm()).isEqualTo(Algorithm.HIER_RING);
+        // Hierring's full mesh sends three messages a step where these send one; priced per hop
+        // only, the model chose hierring here.
+        assertThat(told.choose(Collective.ALL_REDUCE, (32 << 10) / 4, 4, 0).algorithm())
+                .isIn(Algorithm.TREE, Algorithm.BUTTERFLY, Algorithm.RHD);
         for (long bytes : new long[] {256 << 10, 4 << 20, 64 << 20}) {
             assertThat(told.choose(Collective.ALL_REDUCE, bytes / 4, 4, 0).algorithm()).as("%d B", bytes)
                     .isIn(Algorithm.HIER_RING, Algorithm.TORUS_2D);
@@ -240,13 +241,52 @@ class HierarchicalTunerTest {
         // (measured: LL 229 ms, Simple 78).
         Choice ringMiB = told.modelChoice(Collective.ALL_REDUCE, 1 << 20, Set.of(Algorithm.RING), told.protocols());
         assertThat(ringMiB.protocol()).isEqualTo(Protocol.SIMPLE);
-        // A hop inside costs at least the link's latency, even where it is priced as a hand-over of a core.
+        // A hop inside costs at least the link's latency, even where it is priced as a hand-over of
+        // a core, and each of the ring's 14 messages a rank sends costs it the socket's core time,
+        // 4 threads sharing each core.
         Choice ring = told.modelChoice(Collective.ALL_REDUCE, 8, Set.of(Algorithm.RING), Set.of(Protocol.SIMPLE));
-        assertThat(ring.predictedMicros()).isGreaterThan(14 * 200);
+        assertThat(ring.predictedMicros()).isGreaterThan(14 * 20 + 14 * CostModel.SOCKET_MESSAGE_CPU * 4);
         assertThatThrownBy(() -> Config.fromVariables(Map.of("JCCL_INTRA_BW", "-1")))
                 .isInstanceOf(JcclException.class).hasMessageContaining("JCCL_INTRA_BW");
         assertThatThrownBy(() -> Config.defaults().withIntraServer(1, Double.POSITIVE_INFINITY))
                 .isInstanceOf(JcclException.class).hasMessageContaining("JCCL_INTRA_LATENCY");
+    }
+
+    @Test
+    void aMessageOverASocketCostsItsSenderCoreTime() {
+        ScheduleCost cost = new ScheduleCost(ServerLayout.uniform(2, 4));
+        // Per run of the schedule, the busiest rank's sends inside its server and across servers:
+        // hierring's full mesh 12 inside (3 a step, 4 steps) and 2 across; the butterfly 2 and 1;
+        // the ring 14 to its one neighbour, across servers for the ranks at a server's end.
+        assertThat(cost.busiestSends(Collective.ALL_REDUCE, Algorithm.HIER_RING, 1, 0)).isEqualTo(12);
+        assertThat(cost.busiestSends(Collective.ALL_REDUCE, Algorithm.HIER_RING, 0, 1)).isEqualTo(2);
+        assertThat(cost.busiestSends(Collective.ALL_REDUCE, Algorithm.BUTTERFLY, 1, 0)).isEqualTo(2);
+        assertThat(cost.busiestSends(Collective.ALL_REDUCE, Algorithm.BUTTERFLY, 0, 1)).isEqualTo(1);
+        assertThat(cost.busiestSends(Collective.ALL_REDUCE, Algorithm.RING, 0, 1)).isEqualTo(14);
+        assertThat(cost.busiestSends(Collective.ALL_REDUCE, Algorithm.RING, 1, 1)).isEqualTo(14);
+        // Every algorithm of every collective the tuner chooses for (not point-to-point groups) has
+        // a schedule to count.
+        for (Collective c : Collective.values()) {
+            if (c == Collective.SEND_RECV) {
+                continue;
+            }
+            for (Algorithm a : io.jccl.algo.Algorithms.supported(c)) {
+                if (io.jccl.algo.Algorithms.fits(a, ServerLayout.uniform(2, 4))) {
+                    assertThat(cost.busiestSends(c, a, 1, 1)).as("%s %s", c, a).isPositive();
+                }
+            }
+        }
+        // Only a level described as a link pays it: the host's own model (shared memory), nothing;
+        // told the link between servers only, the messages across servers.
+        assertThat(CostModel.HOST.messageTime(cost, Collective.ALL_REDUCE, Algorithm.HIER_RING, 4, 1)).isZero();
+        CostModel inter = CostModel.HOST.withInterServer(0.025, Double.NaN);
+        assertThat(inter.messageTime(cost, Collective.ALL_REDUCE, Algorithm.HIER_RING, 4, 3))
+                .isCloseTo(3 * 2 * CostModel.SOCKET_MESSAGE_CPU * 4, within(1e-9));
+        CostModel both = inter.withIntraServer(Double.NaN, 20);
+        assertThat(both.messageTime(cost, Collective.ALL_REDUCE, Algorithm.HIER_RING, 0.5, 1))
+                .isCloseTo(14 * CostModel.SOCKET_MESSAGE_CPU, within(1e-9));
+        assertThat(CostModel.HOST.withIntraServer(Double.NaN, Double.NaN).messageTime(cost, Collective.ALL_REDUCE,
+                Algorithm.RING, 4, 1)).isZero();
     }
 
     @Test
