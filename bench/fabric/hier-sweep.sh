@@ -10,13 +10,15 @@
 # (SMALL, MID, LARGE: perf's size options for the three ranges, or none to skip one; ALGOS: the
 # algorithms forced; HOP_US: the hop latency the model is told for both levels, beyond the socket's
 # cost per message (CostModel.SOCKET_MESSAGE_CPU), default 20: 2 processes on 2 cores exchanged
-# 8 B-4 KiB over loopback sockets in 31-49 us, of which the message is 39)
+# 8 B-4 KiB over loopback sockets in 31-49 us, of which the message is 39; BURST: KiB a shaped link
+# passes at full speed after idling, default jccl fabric's 64; the tables before session 18 had 256)
 # Prints one line per (collective, ratio or algorithm, size): time (us, out of place, as perf prints
 # it) and busbw in Mbit/s from the time (nccl-tests' factors).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 jccl="$root/jccl"
 mode=$1; shift
+burst=${BURST:-64}
 times() {  # perf's table -> "size time" of the out-of-place column, with the algorithm
     grep -v '^#' | awk 'NF > 8 {print $1, $6, $8}'
 }
@@ -33,7 +35,7 @@ gather)
         for coll in allgather reducescatter; do
             for algo in ring hier2phase pipeline; do
                 for size in "$@"; do
-                    out=$(JCCL_ALGO=$algo "$jccl" fabric --servers "$S" --ranks "$R" --intra "$intra" --inter "$INTER" -- \
+                    out=$(JCCL_ALGO=$algo "$jccl" fabric --servers "$S" --ranks "$R" --intra "$intra" --inter "$INTER" --burst "$burst" -- \
                         perf "$coll" -b "$size" -e "$size" -n 3 -w 1 -c 1 --jit_warmup 0 -T 0 | times)
                     read -r bytes ran t <<< "$out"
                     echo "$S x $R intra:inter $ratio:1 ($intra/$INTER Mbit/s) $coll $algo ($ran) $bytes B: $t us, busbw $(busbw "$bytes" "$t" "$f") Mbit/s"
@@ -65,7 +67,7 @@ reduce)
             # The model is told both levels: every rank is in its own namespace, so a hop inside a
             # server is a socket too.
             env JCCL_INTER_BW="$gbps" JCCL_INTRA_BW="$intra_gbps" JCCL_INTER_LATENCY="$hop" JCCL_INTRA_LATENCY="$hop" \
-                "$@" "$jccl" fabric --servers "$S" --ranks "$R" --intra "$INTRA" --inter "$INTER" -- \
+                "$@" "$jccl" fabric --servers "$S" --ranks "$R" --intra "$INTRA" --inter "$INTER" --burst "$burst" -- \
                 perf allreduce $range -c 1 | grep -v '^#' | awk 'NF > 8 {print $1, $6, $7, $8}' | while read -r bytes ran proto t; do
                 echo "$S x $R $INTRA/$INTER Mbit/s allreduce $label ($ran $proto) $bytes B: $t us, busbw $(busbw "$bytes" "$t" "$f") Mbit/s"
             done

@@ -42,23 +42,36 @@ public final class Fabric implements AutoCloseable {
     private static final String PREFIX = "jn-";
     private static final AtomicInteger COUNT = new AtomicInteger();
     private static final long STEP_SECONDS = 60;
+    /**
+     * KiB a shaped class lets through at the veth's speed after it idled: one GSO segment of the
+     * veth (64 KiB), the least with which htb keeps the rate (a ring all-reduce, 16 MiB on 2 × 4 at
+     * 800/200 Mbit/s: 191 Mbit/s of busbw, as with 256 KiB). A larger burst lends an algorithm
+     * that leaves its link idle free bandwidth: with 256 KiB (before session 18) the butterfly
+     * moved 32 KiB across servers per call in less than the link's time, and torus2d at 64 MiB
+     * took 1.11-1.17 s where 64 KiB gave it 1.34-1.42.
+     */
+    public static final int DEFAULT_BURST_KIB = 64;
+    static final int MIN_BURST_KIB = 2;
+    static final int MAX_BURST_KIB = 1 << 20;
 
     private final String name;
     private final int servers;
     private final int ranks;
     private final double intraMbit;
     private final double interMbit;
+    private final int burstKib;
     private final String secret;
     private final Thread hook;
     private final List<Process> processes = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
-    private Fabric(String name, int servers, int ranks, double intraMbit, double interMbit) {
+    private Fabric(String name, int servers, int ranks, double intraMbit, double interMbit, int burstKib) {
         this.name = name;
         this.servers = servers;
         this.ranks = ranks;
         this.intraMbit = intraMbit;
         this.interMbit = interMbit;
+        this.burstKib = burstKib;
         byte[] s = new byte[16];
         new SecureRandom().nextBytes(s);
         this.secret = HexFormat.of().formatHex(s);
@@ -70,15 +83,26 @@ public final class Fabric implements AutoCloseable {
      * IOException (with what {@code ip} or {@code tc} said) if a step fails, after removing what it built.
      */
     public static Fabric build(int servers, int ranks, double intraMbit, double interMbit) throws IOException {
+        return build(servers, ranks, intraMbit, interMbit, DEFAULT_BURST_KIB);
+    }
+
+    /**
+     * The same with each shaped class letting {@code burstKib} KiB through at the veth's own speed
+     * after it idled (htb's burst and cburst).
+     */
+    public static Fabric build(int servers, int ranks, double intraMbit, double interMbit, int burstKib) throws IOException {
         if (servers < 1 || ranks < 1 || servers > 250 || ranks > 250) {
             throw new IllegalArgumentException("servers and ranks must be 1..250, were " + servers + " and " + ranks);
         }
         if (intraMbit < 0 || interMbit < 0) {
             throw new IllegalArgumentException("rates must be >= 0 Mbit/s");
         }
+        if (burstKib < MIN_BURST_KIB || burstKib > MAX_BURST_KIB) {
+            throw new IllegalArgumentException("burst must be " + MIN_BURST_KIB + ".." + MAX_BURST_KIB + " KiB, was " + burstKib);
+        }
         removeStale();
         Fabric f = new Fabric(PREFIX + ProcessHandle.current().pid() + "-" + COUNT.incrementAndGet(), servers, ranks, intraMbit,
-                interMbit);
+                interMbit, burstKib);
         Runtime.getRuntime().addShutdownHook(f.hook);
         try {
             f.sh(f.script());
@@ -140,9 +164,9 @@ public final class Fabric implements AutoCloseable {
                 String tc = "ip netns exec " + ns + " tc ";
                 b.append(tc).append("qdisc add dev ").append(IFACE).append(" root handle 1: htb default 20\n");
                 b.append(tc).append("class add dev ").append(IFACE).append(" parent 1: classid 1:10 htb rate ").append(rate(intraMbit))
-                        .append(" burst 256k cburst 256k\n");
+                        .append(burst());
                 b.append(tc).append("class add dev ").append(IFACE).append(" parent 1: classid 1:20 htb rate ").append(rate(interMbit))
-                        .append(" burst 256k cburst 256k\n");
+                        .append(burst());
                 b.append(tc).append("filter add dev ").append(IFACE).append(" parent 1: protocol ip prio 1 u32 match ip dst 10.99.")
                         .append(g / ranks).append(".0/24 flowid 1:10\n");
             }
@@ -294,10 +318,15 @@ public final class Fabric implements AutoCloseable {
         }
     }
 
+    private String burst() {
+        return " burst " + burstKib + "k cburst " + burstKib + "k\n";
+    }
+
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%d servers x %d ranks, intra %s, inter %s", servers, ranks,
+        return String.format(Locale.ROOT, "%d servers x %d ranks, intra %s, inter %s%s", servers, ranks,
                 intraMbit == 0 ? "unshaped" : String.format(Locale.ROOT, "%.0f Mbit/s", intraMbit),
-                interMbit == 0 ? "unshaped" : String.format(Locale.ROOT, "%.0f Mbit/s", interMbit));
+                interMbit == 0 ? "unshaped" : String.format(Locale.ROOT, "%.0f Mbit/s", interMbit),
+                intraMbit == 0 && interMbit == 0 ? "" : ", burst " + burstKib + " KiB");
     }
 }

@@ -16,7 +16,7 @@ import java.util.Locale;
  */
 final class FabricCommand {
     static final String USAGE = """
-            usage: jccl fabric [--servers S] [--ranks R] [--intra MBIT] [--inter MBIT] [--shm] [--timeout SEC] -- COMMAND...
+            usage: jccl fabric [--servers S] [--ranks R] [--intra MBIT] [--inter MBIT] [--burst KIB] [--shm] [--timeout SEC] -- COMMAND...
               Builds S servers x R ranks on this machine (one network namespace per rank, all on one
               bridge; needs root and iproute2), shapes each rank's link with tc (to ranks of its server
               at --intra, to other servers at --inter Mbit/s; 0 = unshaped), runs `jccl COMMAND...` once
@@ -26,6 +26,8 @@ final class FabricCommand {
               removes the namespaces (also on failure or Ctrl-C).
               --servers S   servers (default 2)          --ranks R   ranks per server (default 2)
               --intra MBIT  intra-server rate (default 0) --inter MBIT inter-server rate (default 0)
+              --burst KIB   KiB a shaped link passes at full speed after idling (default 64: one GSO
+                            segment; more lends idle links free bandwidth)
               --shm         ranks of a server use /dev/shm between them instead of their links
               --timeout SEC stop the ranks after SEC seconds (default 600)
             example: jccl fabric --servers 2 --ranks 4 --intra 1000 --inter 250 -- perf allgather -b 16M -e 64M -f 2""";
@@ -33,7 +35,7 @@ final class FabricCommand {
     private FabricCommand() {
     }
 
-    record Options(int servers, int ranks, double intra, double inter, boolean shm, int timeout, List<String> command) {
+    record Options(int servers, int ranks, double intra, double inter, int burst, boolean shm, int timeout, List<String> command) {
     }
 
     static Options parse(List<String> args) {
@@ -46,6 +48,7 @@ final class FabricCommand {
         int ranks = 2;
         double intra = 0;
         double inter = 0;
+        int burst = Fabric.DEFAULT_BURST_KIB;
         boolean shm = false;
         int timeout = 600;
         while (r.hasNext()) {
@@ -55,16 +58,17 @@ final class FabricCommand {
                 case "--ranks" -> ranks = r.intValue(o, 1, 64);
                 case "--intra" -> intra = r.intValue(o, 0, 100_000);
                 case "--inter" -> inter = r.intValue(o, 0, 100_000);
+                case "--burst" -> burst = r.intValue(o, Fabric.MIN_BURST_KIB, Fabric.MAX_BURST_KIB);
                 case "--shm" -> shm = true;
                 case "--timeout" -> timeout = r.intValue(o, 1, 86_400);
                 default -> throw r.unknown(o);
             }
         }
-        return new Options(servers, ranks, intra, inter, shm, timeout, List.copyOf(args.subList(dash + 1, args.size())));
+        return new Options(servers, ranks, intra, inter, burst, shm, timeout, List.copyOf(args.subList(dash + 1, args.size())));
     }
 
     static int run(Options o, PrintStream out, PrintStream err) {
-        try (Fabric f = Fabric.build(o.servers(), o.ranks(), o.intra(), o.inter())) {
+        try (Fabric f = Fabric.build(o.servers(), o.ranks(), o.intra(), o.inter(), o.burst())) {
             out.printf(Locale.ROOT, "# jccl fabric: %s, shared memory %s; each rank runs: jccl %s%n", f, o.shm() ? "on" : "off",
                     String.join(" ", o.command()));
             out.flush();

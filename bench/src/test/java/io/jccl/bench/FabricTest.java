@@ -29,6 +29,21 @@ class FabricTest {
             assertThat(f.rankEnvironment(1, false)).containsEntry("JCCL_HOSTID", f.rankEnvironment(0, false).get("JCCL_HOSTID"))
                     .containsEntry("JCCL_SHM_DISABLE", "1").containsEntry("RANK", "1").containsEntry("WORLD_SIZE", "4");
             assertThat(f.rankEnvironment(2, false).get("JCCL_HOSTID")).isNotEqualTo(f.rankEnvironment(0, false).get("JCCL_HOSTID"));
+            // Each class passes one GSO segment at the veth's speed after idling, no more.
+            Process tc = new ProcessBuilder("ip", "netns", "exec", f.namespace(0), "tc", "class", "show", "dev", Fabric.IFACE)
+                    .redirectErrorStream(true).start();
+            String classes = new String(tc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(tc.waitFor()).as(classes).isZero();
+            assertThat(classes).contains("rate 400Mbit").contains("rate 100Mbit");
+            // tc prints the burst in bytes as its clock rounds it (65450b for 64 KiB at 400 Mbit/s).
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile(" burst (\\d+)b ").matcher(classes);
+            int bursts = 0;
+            while (m.find()) {
+                assertThat(Long.parseLong(m.group(1))).as(classes).isBetween(60_000L, 65_536L);
+                bursts++;
+            }
+            assertThat(bursts).as(classes).isEqualTo(2);
+            assertThat(f.toString()).endsWith("burst 64 KiB");
             intra = NetBenchCommand.tcp(f, 0, 1, 1, e);
             inter = NetBenchCommand.tcp(f, 0, 2, 1, e);
             assertThat(Namespaces.anyLeft(f)).isTrue();

@@ -20,8 +20,12 @@ class NetCommandsTest {
     void fabricOptionsAndTheCommandAfterTheDashes() {
         FabricCommand.Options o = FabricCommand.parse(List.of("--servers", "4", "--ranks", "2", "--intra", "1000", "--inter", "250",
                 "--shm", "--", "perf", "allgather", "-b", "16M"));
-        assertThat(o).isEqualTo(new FabricCommand.Options(4, 2, 1000, 250, true, 600, List.of("perf", "allgather", "-b", "16M")));
+        assertThat(o).isEqualTo(new FabricCommand.Options(4, 2, 1000, 250, Fabric.DEFAULT_BURST_KIB, true, 600,
+                List.of("perf", "allgather", "-b", "16M")));
         assertThat(FabricCommand.parse(List.of("--", "perf", "allreduce")).servers()).isEqualTo(2);
+        assertThat(FabricCommand.parse(List.of("--burst", "256", "--", "perf")).burst()).isEqualTo(256);
+        assertThatThrownBy(() -> FabricCommand.parse(List.of("--burst", "1", "--", "perf"))).isInstanceOf(UsageException.class)
+                .hasMessageContaining("--burst");
         assertThatThrownBy(() -> FabricCommand.parse(List.of("--servers", "2"))).isInstanceOf(UsageException.class)
                 .hasMessageContaining("after '--'");
         assertThatThrownBy(() -> FabricCommand.parse(List.of("--ranks", "0", "--", "perf"))).isInstanceOf(UsageException.class)
