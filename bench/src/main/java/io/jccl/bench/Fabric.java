@@ -46,9 +46,9 @@ public final class Fabric implements AutoCloseable {
      * KiB a shaped class lets through at the veth's speed after it idled: one GSO segment of the
      * veth (64 KiB), the least with which htb keeps the rate (a ring all-reduce, 16 MiB on 2 × 4 at
      * 800/200 Mbit/s: 191 Mbit/s of busbw, as with 256 KiB). A larger burst lends an algorithm
-     * that leaves its link idle free bandwidth: with 256 KiB (before session 18) the butterfly
-     * moved 32 KiB across servers per call in less than the link's time, and torus2d at 64 MiB
-     * took 1.11-1.17 s where 64 KiB gave it 1.34-1.42.
+     * that leaves its link idle free bandwidth: with 256 KiB (before session 18) a butterfly
+     * all-reduce of 32 KiB took the link's time for its bytes alone, its hops hidden, and torus2d
+     * at 64 MiB took 1.11-1.26 s where 64 KiB gave it 1.34-1.42.
      */
     public static final int DEFAULT_BURST_KIB = 64;
     static final int MIN_BURST_KIB = 2;
