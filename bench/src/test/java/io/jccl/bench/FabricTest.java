@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Timeout;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,7 +38,7 @@ class FabricTest {
             assertThat(tc.waitFor()).as(classes).isZero();
             assertThat(classes).contains("rate 400Mbit").contains("rate 100Mbit");
             // tc prints the burst in bytes as its clock rounds it (65450b for 64 KiB at 400 Mbit/s).
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile(" burst (\\d+)b ").matcher(classes);
+            Matcher m = Pattern.compile(" burst (\\d+)b ").matcher(classes);
             int bursts = 0;
             while (m.find()) {
                 assertThat(Long.parseLong(m.group(1))).as(classes).isBetween(60_000L, 65_536L);
