@@ -11,9 +11,12 @@
 # algorithms forced; HOP_US: the hop latency the model is told for both levels, beyond the socket's
 # cost per message (CostModel.SOCKET_MESSAGE_CPU), default 20: 2 processes on 2 cores exchanged
 # 8 B-4 KiB over loopback sockets in 31-49 us, of which the message is 39; BURST: KiB a shaped link
-# passes at full speed after idling, default jccl fabric's 64; the tables before session 18 had 256)
+# passes at full speed after idling, default jccl fabric's 64; the tables before session 18 had 256;
+# ROUNDS: reduce runs every algorithm and the tuner's choice this many times, each round in another
+# order, so that drift between runs falls on all of them alike; default 1)
 # Prints one line per (collective, ratio or algorithm, size): time (us, out of place, as perf prints
-# it) and busbw in Mbit/s from the time (nccl-tests' factors).
+# it) and busbw in Mbit/s from the time (nccl-tests' factors). reduce then prints, per size, the
+# median of each algorithm's runs and of the tuner's, and the tuner's choice against the fastest.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 jccl="$root/jccl"
@@ -21,6 +24,14 @@ mode=$1; shift
 burst=${BURST:-64}
 times() {  # perf's table -> "size time" of the out-of-place column, with the algorithm
     grep -v '^#' | awk 'NF > 8 {print $1, $6, $8}'
+}
+medians() {  # sweep lines -> one per (label, size): the median run's line, its time the median
+    sort -k7,7 -k10,10n -k12,12g "$1" | awk '
+        function emit(  m, i) { if (n == 0) return
+            m = n % 2 ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2
+            $0 = line[int((n + 1) / 2)]; $12 = m; print; n = 0 }
+        { cur = $0; k = $7 " " $10; if (k != pk) emit(); $0 = cur; pk = k; line[++n] = $0; t[n] = $12 + 0 }
+        END { emit() }'
 }
 busbw() {  # size time factor -> Mbit/s
     awk -v s="$1" -v t="$2" -v f="$3" 'BEGIN {printf "%.1f", s * 8 * f / t}'
@@ -52,7 +63,8 @@ reduce)
     intra_gbps=$(awk -v m="$INTRA" 'BEGIN {print m / 8000}')
     hop=${HOP_US:-20}
     forced=$(mktemp)
-    trap 'rm -f "$forced"' EXIT
+    tuned=$(mktemp)
+    trap 'rm -f "$forced" "$tuned" "$forced.median" "$tuned.median"' EXIT
     # Small sizes: perf's own timing (JIT warm-up, rounds of at least -T ms that agree within
     # 10%); 1-4 MiB: 5 calls after 10 untimed ones (with 3, the 8 JVMs still compiled: one
     # configuration at 1 MiB took 39-90 ms in six runs); 16-64 MiB: 2 calls of up to seconds each
@@ -73,10 +85,27 @@ reduce)
             done
         done
     }
-    for algo in ${ALGOS:-ring tree hierring torus2d rhd butterfly}; do
-        sweep "$algo" JCCL_ALGO="$algo" | tee -a "$forced"
+    # shellcheck disable=SC2206
+    labels=(${ALGOS:-ring tree hierring torus2d rhd butterfly} tuned)
+    for ((round = 0; round < ${ROUNDS:-1}; round++)); do
+        for ((i = 0; i < ${#labels[@]}; i++)); do
+            label=${labels[(i + round) % ${#labels[@]}]}
+            if [ "$label" = tuned ]; then
+                sweep tuned | tee -a "$tuned"
+            else
+                sweep "$label" JCCL_ALGO="$label" | tee -a "$forced"
+            fi
+        done
     done
-    sweep tuned
+    medians "$forced" > "$forced.median"
+    medians "$tuned" > "$tuned.median"
+    # Per size: the fastest forced algorithm, and the algorithm the tuner chose, by their medians.
+    awk -v rounds="${ROUNDS:-1}" 'FNR == NR { a = $8; gsub(/[()]/, "", a); t[$10, a] = $12
+                                   if (!($10 in best) || $12 + 0 < best[$10]) { best[$10] = $12 + 0; fast[$10] = a }; next }
+        { a = $8; gsub(/[()]/, "", a)
+          printf "%s %s %s allreduce median of %d: %s B fastest %s %s us; tuner chose %s, forced %s us (%.2f of the fastest), its own runs %s us (%.2f)\n",
+              $1 " " $2 " " $3, $4, $5, rounds, $10, fast[$10], best[$10], a, t[$10, a], t[$10, a] / best[$10], $12, $12 / best[$10] }' \
+        "$forced.median" "$tuned.median"
     if [ -n "$TABLE" ]; then
         # The forced runs as a tuning table (docs/tuning.md's format; the host engine runs one
         # channel per rank here: 8 ranks on 2 cores), then the tuner's choice from it.
@@ -87,7 +116,7 @@ reduce)
               if (!(size in best) || t + 0 < bt[size]) { bt[size] = t + 0; best[size] = sprintf("{\"algorithm\":\"%s\",\"protocol\":\"%s\",\"channels\":1}", algo, proto) } }
             END { printf "{\"format\":\"jccl-tuning-table\",\"version\":1,\"about\":{\"command\":\"%s\",\"engine\":\"host\"},\"entries\":[", about
                   for (i = 1; i <= k; i++) printf "%s{\"collective\":\"allreduce\",\"ranks\":%d,\"bytes\":%s,\"results\":[%s],\"best\":%s}", (i > 1 ? "," : ""), n, order[i], res[order[i]], best[order[i]]
-                  print "]}" }' "$forced" > "$TABLE"
+                  print "]}" }' "$forced.median" > "$TABLE"
         sweep table JCCL_TUNING_FILE="$TABLE"
     fi
     ;;

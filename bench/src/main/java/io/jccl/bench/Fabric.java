@@ -88,7 +88,8 @@ public final class Fabric implements AutoCloseable {
 
     /**
      * The same with each shaped class letting {@code burstKib} KiB through at the veth's own speed
-     * after it idled (htb's burst and cburst).
+     * after it idled (htb's burst and cburst); a burst below 64 KiB also caps the veth's GSO packets
+     * at the burst, since htb lets a whole packet through however small its burst.
      */
     public static Fabric build(int servers, int ranks, double intraMbit, double interMbit, int burstKib) throws IOException {
         if (servers < 1 || ranks < 1 || servers > 250 || ranks > 250) {
@@ -158,6 +159,10 @@ public final class Fabric implements AutoCloseable {
                     .append(" netns ").append(br).append('\n');
             b.append("ip -n ").append(br).append(" link set ").append(port).append(" master br0 up\n");
             b.append("ip -n ").append(ns).append(" addr add ").append(address(g)).append("/16 dev ").append(IFACE).append('\n');
+            // A shaped class passes one packet whatever its burst; a GSO packet no larger than the
+            // burst keeps a small burst from letting more through at once.
+            b.append("ip -n ").append(ns).append(" link set dev ").append(IFACE).append(" gso_max_size ")
+                    .append(gsoMaxSize()).append('\n');
             b.append("ip -n ").append(ns).append(" link set ").append(IFACE).append(" up\n");
             b.append("ip -n ").append(ns).append(" link set lo up\n");
             if (intraMbit > 0 || interMbit > 0) {
@@ -316,6 +321,11 @@ public final class Fabric implements AutoCloseable {
                 return;
             }
         }
+    }
+
+    /** Bytes of the veth's largest GSO packet: the burst, at most the veth's own 64 KiB. */
+    int gsoMaxSize() {
+        return Math.min(65536, burstKib * 1024);
     }
 
     private String burst() {

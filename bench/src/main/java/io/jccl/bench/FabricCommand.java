@@ -27,7 +27,7 @@ final class FabricCommand {
               --servers S   servers (default 2)          --ranks R   ranks per server (default 2)
               --intra MBIT  intra-server rate (default 0) --inter MBIT inter-server rate (default 0)
               --burst KIB   KiB a shaped link passes at full speed after idling (default 64: one GSO
-                            segment; more lends idle links free bandwidth)
+                            packet; more lends idle links free bandwidth; less also caps the packets)
               --shm         ranks of a server use /dev/shm between them instead of their links
               --timeout SEC stop the ranks after SEC seconds (default 600)
             example: jccl fabric --servers 2 --ranks 4 --intra 1000 --inter 250 -- perf allgather -b 16M -e 64M -f 2""";

@@ -46,6 +46,7 @@ class FabricTest {
             }
             assertThat(bursts).as(classes).isEqualTo(2);
             assertThat(f.toString()).endsWith("burst 64 KiB");
+            assertThat(gsoMaxSize(f)).isEqualTo(65536);
             intra = NetBenchCommand.tcp(f, 0, 1, 1, e);
             inter = NetBenchCommand.tcp(f, 0, 2, 1, e);
             assertThat(Namespaces.anyLeft(f)).isTrue();
@@ -53,5 +54,25 @@ class FabricTest {
         assertThat(Namespaces.anyLeft(f)).as("namespaces left after close").isFalse();
         assertThat(intra).as("same server, shaped to 400 Mbit/s; " + err).isBetween(400 * 0.6, 400 * 1.15);
         assertThat(inter).as("other server, shaped to 100 Mbit/s; " + err).isBetween(100 * 0.6, 100 * 1.15);
+    }
+
+    @Test
+    void aBurstBelowOnePacketAlsoShrinksTheLinksPackets() throws Exception {
+        // htb passes a whole packet however small its burst: with the veth's 64 KiB GSO packets a
+        // 16 KiB burst would still let 64 KiB through at once.
+        try (Fabric f = Namespaces.build(1, 2, 400, 0, 16)) {
+            assertThat(gsoMaxSize(f)).isEqualTo(16384);
+            assertThat(f.toString()).endsWith("burst 16 KiB");
+        }
+    }
+
+    /** The largest GSO packet rank 0's link sends, as {@code ip -d link} reports it. */
+    private static int gsoMaxSize(Fabric f) throws Exception {
+        Process ip = new ProcessBuilder("ip", "-n", f.namespace(0), "-d", "link", "show", Fabric.IFACE).redirectErrorStream(true).start();
+        String out = new String(ip.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(ip.waitFor()).as(out).isZero();
+        Matcher m = Pattern.compile(" gso_max_size (\\d+)").matcher(out);
+        assertThat(m.find()).as(out).isTrue();
+        return Integer.parseInt(m.group(1));
     }
 }

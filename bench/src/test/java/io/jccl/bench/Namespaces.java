@@ -17,8 +17,13 @@ final class Namespaces {
      * JCCL_REQUIRE_NATIVE_TESTS=true (CI: .ci/run installs iproute2) it fails instead.
      */
     static Fabric build(int servers, int ranks, double intraMbit, double interMbit) {
+        return build(servers, ranks, intraMbit, interMbit, Fabric.DEFAULT_BURST_KIB);
+    }
+
+    /** The same with each shaped class's burst {@code burstKib} KiB. */
+    static Fabric build(int servers, int ranks, double intraMbit, double interMbit, int burstKib) {
         try {
-            return Fabric.build(servers, ranks, intraMbit, interMbit);
+            return Fabric.build(servers, ranks, intraMbit, interMbit, burstKib);
         } catch (IOException e) {
             if ("true".equalsIgnoreCase(System.getenv("JCCL_REQUIRE_NATIVE_TESTS"))) {
                 throw new AssertionError(e.getMessage(), e);
