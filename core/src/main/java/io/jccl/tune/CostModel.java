@@ -210,17 +210,20 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
     }
 
     /**
-     * µs of core time the busiest rank spends on the messages of a call of {@code tiles} tiles by
-     * {@code a}, {@link #messageCpu} per message it sends on each level (counted from the
-     * algorithm's schedule), longer by the threads that share each core above 1. 0 where no level
-     * has a per-message cost.
+     * µs of core time the messages of a call of {@code count} elements in {@code tiles} tiles by
+     * {@code a} cost, {@link #messageCpu} per message sent on each level (counted from the
+     * algorithm's schedule): each rank sends its own in turn, so at least the busiest rank's;
+     * where the busy threads outnumber the cores ({@code threadsPerCore} above 1) every rank's
+     * messages share the cores, the mean rank's times the threads per core. A schedule that leaves
+     * ranks idle (recursive halving of fewer elements than ranks) costs less there than its busiest
+     * rank times the threads. 0 where no level has a per-message cost.
      */
-    public double messageTime(ScheduleCost cost, Collective c, Algorithm a, double threadsPerCore, long tiles) {
+    public double messageTime(ScheduleCost cost, Collective c, Algorithm a, long count, double threadsPerCore, long tiles) {
         if (messageCpu[INTRA] == 0 && messageCpu[INTER] == 0) {
             return 0;
         }
-        double share = Math.max(1, threadsPerCore);
-        return tiles * cost.busiestSends(c, a, messageCpu[INTRA] * share, messageCpu[INTER] * share);
+        ScheduleCost.Sends s = cost.sends(c, a, count, messageCpu[INTRA], messageCpu[INTER]);
+        return tiles * Math.max(s.busiest(), s.mean() * threadsPerCore);
     }
 
     /**

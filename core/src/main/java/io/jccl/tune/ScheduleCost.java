@@ -77,17 +77,29 @@ public final class ScheduleCost {
     }
 
     /**
-     * The most any rank spends on the messages it sends in one run of {@code a}'s schedule of
-     * {@code c}, at {@code intra} per message to a rank of its own server and {@code inter} per
-     * message to another server.
+     * What the messages of one run of {@code a}'s schedule of a call of {@code count} elements of
+     * {@code c} cost at {@code intra} per message to a rank of the sender's server and {@code inter}
+     * per message to another server: the most any rank spends, and the mean over the ranks.
      */
-    public synchronized double busiestSends(Collective c, Algorithm a, double intra, double inter) {
-        int[][] sends = this.sends.computeIfAbsent(c + "/" + a, k -> sendsPerLevel(schedule(c, a)));
+    public synchronized Sends sends(Collective c, Algorithm a, long count, double intra, double inter) {
+        // Below one element per rank some blocks are empty and nothing is sent for them, so the
+        // call's own schedule is counted; from there on every block has an element and the
+        // representative call sends as many messages.
+        long k = count < layout.nranks() ? Math.max(0, count) : count(c);
+        int[][] perRank = this.sends.computeIfAbsent(c + "/" + a + "/" + k,
+                key -> k == 0 ? new int[layout.nranks()][2] : sendsPerLevel(k == count(c) ? schedule(c, a) : schedule(c, a, k)));
         double most = 0;
-        for (int[] r : sends) {
-            most = Math.max(most, r[CostModel.INTRA] * intra + r[CostModel.INTER] * inter);
+        double sum = 0;
+        for (int[] r : perRank) {
+            double cost = r[CostModel.INTRA] * intra + r[CostModel.INTER] * inter;
+            most = Math.max(most, cost);
+            sum += cost;
         }
-        return most;
+        return new Sends(most, sum / perRank.length);
+    }
+
+    /** The cost of a run's messages at its busiest rank, and the mean over its ranks. */
+    public record Sends(double busiest, double mean) {
     }
 
     /** Per rank, the messages it sends to its own server and to others in one run of {@code s}. */
@@ -129,12 +141,14 @@ public final class ScheduleCost {
     }
 
     private Schedule schedule(Collective c, Algorithm a) {
-        return schedules.computeIfAbsent(c + "/" + a, k -> {
-            long count = count(c);
-            Call call = new Call(c, layout.nranks(), count, 0);
-            Plan p = Algorithms.plan(call, a, Channels.flat(layout, 1), count * layout.nranks());
-            return p.segments(0).getFirst().schedule();
-        });
+        return schedules.computeIfAbsent(c + "/" + a, k -> schedule(c, a, count(c)));
+    }
+
+    /** One tile of {@code a}'s plan of a call of {@code count} elements of {@code c}, on one channel. */
+    private Schedule schedule(Collective c, Algorithm a, long count) {
+        Call call = new Call(c, layout.nranks(), count, 0);
+        Plan p = Algorithms.plan(call, a, Channels.flat(layout, 1), count * layout.nranks());
+        return p.segments(0).getFirst().schedule();
     }
 
     /**

@@ -215,11 +215,12 @@ public final class Tuner {
                 return new Choice(r.get().algorithm(), r.get().protocol(), ch, Choice.Source.RULES, Double.NaN);
             }
         }
-        return modelChoice(c, bytes, algos, protos);
+        return modelChoice(c, count, elementSize, algos, protos);
     }
 
-    /** The model's fastest allowed choice for {@code bytes} (as {@link CallSize} counts them). */
-    public Choice modelChoice(Collective c, long bytes, Set<Algorithm> algos, Set<Protocol> protos) {
+    /** The model's fastest allowed choice for a call of {@code count} elements of {@code elementSize} bytes. */
+    public Choice modelChoice(Collective c, long count, int elementSize, Set<Algorithm> algos, Set<Protocol> protos) {
+        long bytes = CallSize.bytes(c, count, elementSize, nranks);
         Set<Algorithm> weighed = new LinkedHashSet<>(algos);
         weighed.removeIf(a -> !Algorithms.weighs(a, layout));
         if (weighed.isEmpty()) {
@@ -235,7 +236,7 @@ public final class Tuner {
                 long tiles = tiles(c, a, p, bytes, ch, lanes);
                 double t = scheduleCosted(a) ? model.scheduleTime(scheduleCost, c, a, p, bytes, nranks, ch, perCore, tiles)
                         : model.time(c, a, p, bytes, nranks, nNodes, ch, treeDepth, perCore, tiles);
-                t += model.messageTime(scheduleCost, c, a, perCore, tiles);
+                t += model.messageTime(scheduleCost, c, a, count, perCore, tiles);
                 if (best == null || t < best.predictedMicros()) {
                     best = new Choice(a, p, ch, Choice.Source.MODEL, t);
                 }

@@ -19,6 +19,8 @@ import static org.assertj.core.api.Assertions.within;
 /** The schedule-derived costs against DESIGN.md's formulas, and the tuner's choices on one and two levels. */
 class HierarchicalTunerTest {
     private static final Set<Algorithm> FLAT = Set.of(Algorithm.RING, Algorithm.TREE, Algorithm.SPLIT_TREE, Algorithm.DIRECT);
+    /** Elements enough for every block of every schedule of 8 ranks to hold some. */
+    private static final long MANY = 1 << 20;
 
     private static Set<Algorithm> union(Set<Algorithm> s, Algorithm a) {
         Set<Algorithm> u = new java.util.HashSet<>(s);
@@ -126,7 +128,7 @@ class HierarchicalTunerTest {
         assertThat(t.choose(Collective.ALL_REDUCE, 2, 4, 0).algorithm()).isEqualTo(Algorithm.BUTTERFLY);
         // The choice is the model's fastest: no candidate predicts less.
         Choice c = t.choose(Collective.ALL_REDUCE, big / 4, 4, 0);
-        Choice ring = t.modelChoice(Collective.ALL_REDUCE, big, Set.of(Algorithm.RING), Set.of(Protocol.values()));
+        Choice ring = t.modelChoice(Collective.ALL_REDUCE, big / 4, 4, Set.of(Algorithm.RING), Set.of(Protocol.values()));
         assertThat(c.predictedMicros()).isLessThan(ring.predictedMicros() / 2);
     }
 
@@ -200,7 +202,7 @@ class HierarchicalTunerTest {
         assertThat(t.choose(Collective.ALL_GATHER, 4 << 20, 4, 0).algorithm()).isEqualTo(Algorithm.PIPELINE);
         assertThat(t.choose(Collective.ALL_REDUCE, 16 << 20, 4, 0).algorithm()).isIn(Algorithm.HIER_RING, Algorithm.TORUS_2D);
         // A ring crossing servers is held to their bandwidth: 64 MiB at 0.125 GB/s is half a second and more.
-        Choice ring = t.modelChoice(Collective.ALL_REDUCE, 64L << 20, Set.of(Algorithm.RING), Set.of(Protocol.SIMPLE));
+        Choice ring = t.modelChoice(Collective.ALL_REDUCE, 16L << 20, 4, Set.of(Algorithm.RING), Set.of(Protocol.SIMPLE));
         assertThat(ring.predictedMicros()).isGreaterThan(2 * 7.0 / 8 * (64 << 20) / 125_000.0 * 0.99);
         // Unset, the host's model sees no difference between the levels.
         assertThat(Config.defaults().interBandwidth()).isNaN();
@@ -229,6 +231,9 @@ class HierarchicalTunerTest {
         for (long bytes : new long[] {64, 512, 4096}) {
             assertThat(told.choose(Collective.ALL_REDUCE, bytes / 4, 4, 0).algorithm()).as("%d B", bytes).isEqualTo(Algorithm.BUTTERFLY);
         }
+        // 2 elements: recursive halving leaves most ranks idle (16 messages in all, the butterfly's
+        // 24), which on 2 cores is what counts.
+        assertThat(told.choose(Collective.ALL_REDUCE, 2, 4, 0).algorithm()).isEqualTo(Algorithm.RHD);
         // Hierring's full mesh sends three messages a step where these send one; priced per hop
         // only, the model chose hierring here.
         assertThat(told.choose(Collective.ALL_REDUCE, (32 << 10) / 4, 4, 0).algorithm())
@@ -239,13 +244,13 @@ class HierarchicalTunerTest {
         }
         // Over sockets LL moves its host share of a link's bandwidth: a ring at 1 MiB goes in Simple
         // (measured: LL 229 ms, Simple 78).
-        Choice ringMiB = told.modelChoice(Collective.ALL_REDUCE, 1 << 20, Set.of(Algorithm.RING), told.protocols());
+        Choice ringMiB = told.modelChoice(Collective.ALL_REDUCE, 1 << 18, 4, Set.of(Algorithm.RING), told.protocols());
         assertThat(ringMiB.protocol()).isEqualTo(Protocol.SIMPLE);
         // A hop inside costs at least the link's latency, even where it is priced as a hand-over of
-        // a core, and each of the ring's 14 messages a rank sends costs it the socket's core time,
-        // 4 threads sharing each core.
-        Choice ring = told.modelChoice(Collective.ALL_REDUCE, 8, Set.of(Algorithm.RING), Set.of(Protocol.SIMPLE));
-        assertThat(ring.predictedMicros()).isGreaterThan(14 * 20 + 14 * CostModel.SOCKET_MESSAGE_CPU * 4);
+        // a core, and the ring's messages cost the socket's core time: of 2 elements, 28 messages
+        // in all (each element's block around the ring twice), 3.5 a rank, 4 threads sharing each core.
+        Choice ring = told.modelChoice(Collective.ALL_REDUCE, 2, 4, Set.of(Algorithm.RING), Set.of(Protocol.SIMPLE));
+        assertThat(ring.predictedMicros()).isGreaterThan(14 * 20 + 14 * CostModel.SOCKET_MESSAGE_CPU);
         assertThatThrownBy(() -> Config.fromVariables(Map.of("JCCL_INTRA_BW", "-1")))
                 .isInstanceOf(JcclException.class).hasMessageContaining("JCCL_INTRA_BW");
         assertThatThrownBy(() -> Config.defaults().withIntraServer(1, Double.POSITIVE_INFINITY))
@@ -258,12 +263,12 @@ class HierarchicalTunerTest {
         // Per run of the schedule, the busiest rank's sends inside its server and across servers:
         // hierring's full mesh 12 inside (3 a step, 4 steps) and 2 across; the butterfly 2 and 1;
         // the ring 14 to its one neighbour, across servers for the ranks at a server's end.
-        assertThat(cost.busiestSends(Collective.ALL_REDUCE, Algorithm.HIER_RING, 1, 0)).isEqualTo(12);
-        assertThat(cost.busiestSends(Collective.ALL_REDUCE, Algorithm.HIER_RING, 0, 1)).isEqualTo(2);
-        assertThat(cost.busiestSends(Collective.ALL_REDUCE, Algorithm.BUTTERFLY, 1, 0)).isEqualTo(2);
-        assertThat(cost.busiestSends(Collective.ALL_REDUCE, Algorithm.BUTTERFLY, 0, 1)).isEqualTo(1);
-        assertThat(cost.busiestSends(Collective.ALL_REDUCE, Algorithm.RING, 0, 1)).isEqualTo(14);
-        assertThat(cost.busiestSends(Collective.ALL_REDUCE, Algorithm.RING, 1, 1)).isEqualTo(14);
+        assertThat(cost.sends(Collective.ALL_REDUCE, Algorithm.HIER_RING, MANY, 1, 0).busiest()).isEqualTo(12);
+        assertThat(cost.sends(Collective.ALL_REDUCE, Algorithm.HIER_RING, MANY, 0, 1).busiest()).isEqualTo(2);
+        assertThat(cost.sends(Collective.ALL_REDUCE, Algorithm.BUTTERFLY, MANY, 1, 0).busiest()).isEqualTo(2);
+        assertThat(cost.sends(Collective.ALL_REDUCE, Algorithm.BUTTERFLY, MANY, 0, 1).busiest()).isEqualTo(1);
+        assertThat(cost.sends(Collective.ALL_REDUCE, Algorithm.RING, MANY, 0, 1).busiest()).isEqualTo(14);
+        assertThat(cost.sends(Collective.ALL_REDUCE, Algorithm.RING, MANY, 1, 1).busiest()).isEqualTo(14);
         // Every algorithm of every collective the tuner chooses for (not point-to-point groups) has
         // a schedule to count.
         for (Collective c : Collective.values()) {
@@ -272,21 +277,48 @@ class HierarchicalTunerTest {
             }
             for (Algorithm a : io.jccl.algo.Algorithms.supported(c)) {
                 if (io.jccl.algo.Algorithms.fits(a, ServerLayout.uniform(2, 4))) {
-                    assertThat(cost.busiestSends(c, a, 1, 1)).as("%s %s", c, a).isPositive();
+                    assertThat(cost.sends(c, a, MANY, 1, 1).busiest()).as("%s %s", c, a).isPositive();
                 }
             }
         }
         // Only a level described as a link pays it: the host's own model (shared memory), nothing;
         // told the link between servers only, the messages across servers.
-        assertThat(CostModel.HOST.messageTime(cost, Collective.ALL_REDUCE, Algorithm.HIER_RING, 4, 1)).isZero();
+        assertThat(CostModel.HOST.messageTime(cost, Collective.ALL_REDUCE, Algorithm.HIER_RING, MANY, 4, 1)).isZero();
         CostModel inter = CostModel.HOST.withInterServer(0.025, Double.NaN);
-        assertThat(inter.messageTime(cost, Collective.ALL_REDUCE, Algorithm.HIER_RING, 4, 3))
+        assertThat(inter.messageTime(cost, Collective.ALL_REDUCE, Algorithm.HIER_RING, MANY, 4, 3))
                 .isCloseTo(3 * 2 * CostModel.SOCKET_MESSAGE_CPU * 4, within(1e-9));
         CostModel both = inter.withIntraServer(Double.NaN, 20);
-        assertThat(both.messageTime(cost, Collective.ALL_REDUCE, Algorithm.HIER_RING, 0.5, 1))
+        assertThat(both.messageTime(cost, Collective.ALL_REDUCE, Algorithm.HIER_RING, MANY, 0.5, 1))
                 .isCloseTo(14 * CostModel.SOCKET_MESSAGE_CPU, within(1e-9));
         assertThat(CostModel.HOST.withIntraServer(Double.NaN, Double.NaN).messageTime(cost, Collective.ALL_REDUCE,
-                Algorithm.RING, 4, 1)).isZero();
+                Algorithm.RING, MANY, 4, 1)).isZero();
+    }
+
+    @Test
+    void aCallOfFewerElementsThanRanksIsCountedFromItsOwnSchedule() {
+        ScheduleCost cost = new ScheduleCost(ServerLayout.uniform(2, 4));
+        // 2 elements on 8 ranks: rhd halves them onto 2 ranks, so its busiest rank sends 4 messages
+        // (3 inside, 1 across) but the mean rank 2; the butterfly sends the whole buffer at each
+        // of its 3 steps from every rank; the ring only the 2 blocks that hold an element.
+        ScheduleCost.Sends rhd = cost.sends(Collective.ALL_REDUCE, Algorithm.RHD, 2, 1, 1);
+        assertThat(rhd.busiest()).isEqualTo(4);
+        assertThat(rhd.mean()).isEqualTo(2);
+        ScheduleCost.Sends butterfly = cost.sends(Collective.ALL_REDUCE, Algorithm.BUTTERFLY, 2, 1, 1);
+        assertThat(butterfly.busiest()).isEqualTo(3);
+        assertThat(butterfly.mean()).isEqualTo(3);
+        assertThat(cost.sends(Collective.ALL_REDUCE, Algorithm.RING, 2, 1, 1).mean()).isEqualTo(3.5);
+        // With every block holding an element, every rank sends its full count.
+        assertThat(cost.sends(Collective.ALL_REDUCE, Algorithm.RHD, 8, 1, 1)).isEqualTo(cost.sends(Collective.ALL_REDUCE,
+                Algorithm.RHD, MANY, 1, 1));
+        assertThat(cost.sends(Collective.ALL_REDUCE, Algorithm.RHD, MANY, 1, 1).busiest()).isEqualTo(6);
+        assertThat(cost.sends(Collective.ALL_REDUCE, Algorithm.RHD, 0, 1, 1)).isEqualTo(new ScheduleCost.Sends(0, 0));
+        // The mean rank's messages times the threads per core where the threads outnumber the
+        // cores, the busiest rank's where they do not.
+        CostModel told = CostModel.HOST.withInterServer(0.025, 20).withIntraServer(0.1, 20);
+        double o = CostModel.SOCKET_MESSAGE_CPU;
+        assertThat(told.messageTime(cost, Collective.ALL_REDUCE, Algorithm.RHD, 2, 4, 1)).isCloseTo(8 * o, within(1e-9));
+        assertThat(told.messageTime(cost, Collective.ALL_REDUCE, Algorithm.BUTTERFLY, 2, 4, 1)).isCloseTo(12 * o, within(1e-9));
+        assertThat(told.messageTime(cost, Collective.ALL_REDUCE, Algorithm.RHD, 2, 0.5, 1)).isCloseTo(4 * o, within(1e-9));
     }
 
     @Test
