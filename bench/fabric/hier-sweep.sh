@@ -27,7 +27,7 @@ times() {  # perf's table -> "size time" of the out-of-place column, with the al
 }
 medians() {  # sweep lines -> one per (label, size): the median run's line, its time the median
     sort -k7,7 -k10,10n -k12,12g "$1" | awk '
-        function emit(  m, i) { if (n == 0) return
+        function emit(  m) { if (n == 0) return
             m = n % 2 ? t[(n + 1) / 2] : (t[n / 2] + t[n / 2 + 1]) / 2
             $0 = line[int((n + 1) / 2)]; $12 = m; print; n = 0 }
         { cur = $0; k = $7 " " $10; if (k != pk) emit(); $0 = cur; pk = k; line[++n] = $0; t[n] = $12 + 0 }

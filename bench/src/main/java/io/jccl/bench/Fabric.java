@@ -43,9 +43,11 @@ public final class Fabric implements AutoCloseable {
     private static final AtomicInteger COUNT = new AtomicInteger();
     private static final long STEP_SECONDS = 60;
     /**
-     * KiB a shaped class lets through at the veth's speed after it idled: one GSO segment of the
-     * veth (64 KiB), the least with which htb keeps the rate (a ring all-reduce, 16 MiB on 2 × 4 at
-     * 800/200 Mbit/s: 191 Mbit/s of busbw, as with 256 KiB). A larger burst lends an algorithm
+     * KiB a shaped class lets through at the veth's speed after it idled: one GSO packet of the
+     * veth (64 KiB), the least that keeps the rate without smaller packets (a ring all-reduce,
+     * 16 MiB on 2 × 4 at 800/200 Mbit/s: 191 Mbit/s of busbw, as with 256 KiB). 16 KiB, with
+     * packets capped to it, keeps the rate too but costs the cores: hierring and torus2d at 64 MiB
+     * took 1.89-2.03 s against 1.31-1.47. A larger burst lends an algorithm
      * that leaves its link idle free bandwidth: with 256 KiB (before session 18) a butterfly
      * all-reduce of 32 KiB took the link's time for its bytes alone, its hops hidden, and torus2d
      * at 64 MiB took 1.11-1.26 s where 64 KiB gave it 1.34-1.42.
@@ -324,7 +326,7 @@ public final class Fabric implements AutoCloseable {
     }
 
     /** Bytes of the veth's largest GSO packet: the burst, at most the veth's own 64 KiB. */
-    int gsoMaxSize() {
+    private int gsoMaxSize() {
         return Math.min(65536, burstKib * 1024);
     }
 

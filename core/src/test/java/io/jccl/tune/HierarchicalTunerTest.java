@@ -307,7 +307,10 @@ class HierarchicalTunerTest {
         assertThat(butterfly.busiest()).isEqualTo(3);
         assertThat(butterfly.mean()).isEqualTo(3);
         assertThat(cost.sends(Collective.ALL_REDUCE, Algorithm.RING, 2, 1, 1).mean()).isEqualTo(3.5);
-        // With every block holding an element, every rank sends its full count.
+        // One element short of one per rank leaves a block empty; with every block holding an
+        // element, every rank sends its full count.
+        assertThat(cost.sends(Collective.ALL_REDUCE, Algorithm.RHD, 7, 1, 1).mean())
+                .isLessThan(cost.sends(Collective.ALL_REDUCE, Algorithm.RHD, MANY, 1, 1).mean());
         assertThat(cost.sends(Collective.ALL_REDUCE, Algorithm.RHD, 8, 1, 1)).isEqualTo(cost.sends(Collective.ALL_REDUCE,
                 Algorithm.RHD, MANY, 1, 1));
         assertThat(cost.sends(Collective.ALL_REDUCE, Algorithm.RHD, MANY, 1, 1).busiest()).isEqualTo(6);
