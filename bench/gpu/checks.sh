@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU checks of docs/gpu.md, from a folder made by bundle.sh, on a machine with a GPU:
-# the GPU tests (CudaCollectivesTest), compute-sanitizer's memcheck and racecheck on a short
+# the GPU tests (CudaCollectivesTest; CudaMultiGpuTest, which skips on one GPU), compute-sanitizer's memcheck and racecheck on a short
 # sweep, and the perf sweeps of the table in docs/gpu.md. Logs go to $OUT (default ./out).
 #   ./checks.sh [tests|sanitizer|perf|procs]...     (default: the first three)
 # procs: the all-reduce sweep with one rank per process (CUDA IPC, pinned host memory, the socket proxy).
@@ -19,7 +19,8 @@ tests() {
     local cp="$here/lib/core-tests.zip:$jccl:$here/lib/assertj-core-3.27.3.jar:$here/lib/junit-platform-console-standalone-1.11.4.jar"
     timeout 600 "$java" -Xss4m --enable-native-access=ALL-UNNAMED -cp "$cp" org.junit.platform.console.ConsoleLauncher execute \
         --disable-banner --details=tree --details-theme=ascii --include-tag gpu \
-        --select-class io.jccl.engine.cuda.CudaCollectivesTest > "$out/tests.log" 2>&1
+        --select-class io.jccl.engine.cuda.CudaCollectivesTest --select-class io.jccl.engine.cuda.CudaMultiGpuTest \
+        > "$out/tests.log" 2>&1
     echo "tests: exit $?"; grep -E 'tests (successful|failed|aborted)' "$out/tests.log"
 }
 

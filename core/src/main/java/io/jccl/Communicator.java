@@ -99,18 +99,56 @@ public final class Communicator implements AutoCloseable {
         if (device == null || config == null) {
             throw JcclException.invalidArgument(JcclException.NO_RANK, device == null ? "device" : "config", "is null");
         }
-        return initAllCuda(java.util.Collections.nCopies(n, config), device);
+        return initAllCuda(java.util.Collections.nCopies(n, config), java.util.Collections.nCopies(n, device));
     }
 
-    /** Ranks of this process on one GPU, each with its own configuration (rank 0's decides plans). */
-    private static Communicator[] initAllCuda(List<Config> configs, CudaDevice device) {
-        CudaComm[] ranks = CudaComm.createAll(configs, device);
-        ThreadRanks threads = new ThreadRanks(configs, own -> initAllCuda(own, device));
+    /**
+     * One rank of this process per entry of {@code devices}, rank r on {@code devices.get(r)}, as
+     * {@code ncclCommInitAll(comms, ndev, devlist)}. A GPU may be named more than once (its ranks
+     * share it, as with {@link #initAllCuda(int, CudaDevice, Config)}). Ranks on GPUs that may
+     * access each other's memory (cuDeviceCanAccessPeer both ways) write each other's FIFOs
+     * directly; others meet in pinned host memory (so does every pair under JCCL_P2P_DISABLE).
+     * Where the GPUs differ, LL128 is left out: jccl cannot yet tell NVLink, where its lines stay
+     * whole, from PCIe (docs/gpu.md). Buffers are device memory of each rank's GPU; each rank
+     * issues on its own {@link CudaStream} of that GPU.
+     *
+     * <pre>{@code
+     * List<CudaDevice> gpus = List.of(CudaDevice.open(0), CudaDevice.open(1));
+     * Communicator[] comms = Communicator.initAllCuda(gpus, Config.fromEnvironment());
+     * // per rank r, on its own thread or inside one Group:
+     * MemorySegment buf = gpus.get(r).allocate(n * 4L, arena);
+     * comms[r].allReduce(buf, buf, n, DataType.FLOAT32, RedOp.SUM, streams[r]); // streams[r] on gpus.get(r)
+     * streams[r].synchronize();
+     * }</pre>
+     */
+    public static Communicator[] initAllCuda(List<CudaDevice> devices, Config config) {
+        if (devices == null || devices.isEmpty()) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "devices", devices == null ? "is null" : "is empty");
+        }
+        for (int r = 0; r < devices.size(); r++) {
+            if (devices.get(r) == null) {
+                throw JcclException.invalidArgument(r, "devices", "has no GPU for rank " + r);
+            }
+        }
+        if (config == null) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "config", "is null");
+        }
+        return initAllCuda(java.util.Collections.nCopies(devices.size(), config), List.copyOf(devices));
+    }
+
+    /** Ranks of this process, rank r on {@code devices.get(r)} with {@code configs.get(r)} (rank 0's decides plans). */
+    private static Communicator[] initAllCuda(List<Config> configs, List<CudaDevice> devices) {
+        CudaComm[] ranks = CudaComm.createAll(configs, devices);
+        ThreadRanks threads = new ThreadRanks(configs, members -> initAllCuda(pick(configs, members), pick(devices, members)));
         Communicator[] comms = new Communicator[ranks.length];
         for (int r = 0; r < ranks.length; r++) {
             comms[r] = new Communicator(ranks[r], null, threads);
         }
         return comms;
+    }
+
+    private static <T> List<T> pick(List<T> all, List<Integer> members) {
+        return members.stream().map(all::get).toList();
     }
 
     /**
@@ -302,7 +340,7 @@ public final class Communicator implements AutoCloseable {
         }
         int n = configs.size();
         HostComm[] engines = HostComm.createAll(configs);
-        ThreadRanks ranks = new ThreadRanks(configs, Communicator::initAll);
+        ThreadRanks ranks = new ThreadRanks(configs, members -> initAll(pick(configs, members)));
         Communicator[] comms = new Communicator[n];
         for (int r = 0; r < n; r++) {
             comms[r] = new Communicator(engines[r], null, ranks);

@@ -12,6 +12,7 @@ public class JcclException extends RuntimeException {
 
     private final ErrorCode code;
     private final int rank;
+    private final String detail;
 
     public JcclException(ErrorCode code, int rank, String message) {
         this(code, rank, message, null);
@@ -21,6 +22,7 @@ public class JcclException extends RuntimeException {
         super(prefix(code, rank) + message, cause);
         this.code = code;
         this.rank = rank;
+        this.detail = message;
     }
 
     private static String prefix(ErrorCode code, int rank) {
@@ -39,5 +41,10 @@ public class JcclException extends RuntimeException {
     /** The rank that raised the failure, or {@link #NO_RANK}. */
     public int rank() {
         return rank;
+    }
+
+    /** The message without its "rank r: code: " prefix (to restate the failure for another rank or caller). */
+    public String detail() {
+        return detail;
     }
 }

@@ -15,14 +15,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * The ranks of one {@link Communicator#initAll} call, threads of this process: where their
  * {@link Communicator#split} calls meet, as the ranks of {@code init} meet through their bootstrap.
  * The k-th split of every rank forms round k; the last rank to arrive makes the new communicators
- * (one {@code initAll} per color, each rank keeping its own configuration) and hands each rank its
- * own. A rank waits at most its timeout, then fails naming the ranks that did not call.
+ * (one {@code initAll} per color, each rank keeping its own configuration, and on the CUDA engine
+ * its GPU) and hands each rank its own. A rank waits at most its timeout, then fails naming the ranks that did not call.
  */
 final class ThreadRanks {
     private final int n;
     private final List<Config> configs;
-    /** Makes the ranks of one color, threads of this process, from their configurations (initAll, or initAllCuda's GPU). */
-    private final java.util.function.Function<List<Config>, Communicator[]> maker;
+    /**
+     * Makes the ranks of one color, threads of this process, from their ranks here in the new
+     * order (initAll with their configurations, or initAllCuda with their configurations and GPUs).
+     */
+    private final java.util.function.Function<List<Integer>, Communicator[]> maker;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition done = lock.newCondition();
     /** Per rank, the splits it has called so far (the round of its next one). */
@@ -45,7 +48,7 @@ final class ThreadRanks {
         }
     }
 
-    ThreadRanks(List<Config> configs, java.util.function.Function<List<Config>, Communicator[]> maker) {
+    ThreadRanks(List<Config> configs, java.util.function.Function<List<Integer>, Communicator[]> maker) {
         this.maker = maker;
         this.n = configs.size();
         this.configs = List.copyOf(configs);
@@ -115,11 +118,7 @@ final class ThreadRanks {
         try {
             for (List<Integer> members : byColor.values()) {
                 members.sort(Comparator.<Integer>comparingInt(r -> round.key[r]).thenComparingInt(r -> r));
-                List<Config> own = new ArrayList<>(members.size());
-                for (int r : members) {
-                    own.add(configs.get(r));
-                }
-                Communicator[] made = maker.apply(own);
+                Communicator[] made = maker.apply(members);
                 for (int i = 0; i < made.length; i++) {
                     out[members.get(i)] = made[i];
                 }

@@ -40,6 +40,8 @@ import java.util.Map;
 public final class CudaComm {
     private static final long BATCH_COUNT = WorkLayout.offset(WorkLayout.BATCH, "count");
     private final CudaDomain domain;
+    /** This rank's GPU in the domain. */
+    private final DomainGpu gpu;
     private final int rank;
     private final Config config;
     private final Arena arena = Arena.ofShared();
@@ -76,31 +78,47 @@ public final class CudaComm {
 
     private CudaComm(CudaDomain domain, int rank, Config config) {
         this.domain = domain;
+        this.gpu = domain.gpu(rank);
         this.rank = rank;
         this.config = config;
-        domain.device.makeCurrent();
+        gpu.device.makeCurrent();
         MemorySegment host = CudaDriver.hostAlloc(WorkLayout.STATUS.byteSize(),
                 Cuda.CU_MEMHOSTALLOC_DEVICEMAP | Cuda.CU_MEMHOSTALLOC_PORTABLE);
         this.status = host.reinterpret(WorkLayout.STATUS.byteSize(), arena, s -> {
-            domain.device.makeCurrent();
+            gpu.device.makeCurrent();
             CudaDriver.freeHost(s);
         });
         status.fill((byte) 0);
         this.statusDevice = CudaDriver.hostDevicePointer(host);
-        this.claim = domain.zeroed(16);
+        this.claim = gpu.zeroed(16);
         this.batchArg = arena.allocate(WorkLayout.BATCH);
         this.launchParams = arena.allocate(ValueLayout.ADDRESS, 1);
         launchParams.setAtIndex(ValueLayout.ADDRESS, 0, batchArg);
     }
 
     /**
-     * Ranks of this process sharing one GPU, one per configuration; what decides plans is rank 0's
-     * configuration, as on the host engine.
+     * Ranks of this process, rank r on {@code devices.get(r)} with {@code configs.get(r)}; what
+     * decides plans is rank 0's configuration, as on the host engine. Ranks may share a GPU; where
+     * they are on several, LL128 is left out (refused if JCCL_PROTO allows nothing else).
      */
-    public static CudaComm[] createAll(List<Config> configs, CudaDevice device) {
-        CudaDomain d = new CudaDomain(configs.size(), configs.getFirst(), device);
+    public static CudaComm[] createAll(List<Config> configs, List<CudaDevice> devices) {
+        Config shared = CudaDomain.mostOnOneGpu(devices) == devices.size() ? configs.getFirst()
+                : CudaDomain.withoutLl128(configs.getFirst(), 0);
+        CudaDomain d = new CudaDomain(shared, devices);
         for (int r = 0; r < configs.size(); r++) {
             d.join(new CudaComm(d, r, configs.get(r)));
+        }
+        if (shared.debug() == Config.Debug.INFO && d.spansGpus()) {
+            StringBuilder b = new StringBuilder();
+            for (int from = 0; from < devices.size(); from++) {
+                for (int to = 0; to < devices.size(); to++) {
+                    if (from != to) {
+                        b.append("jccl INFO rank ").append(from).append(" (GPU ").append(devices.get(from).pciBusId())
+                                .append(") -> rank ").append(to).append(": ").append(d.localTransport(from, to)).append('\n');
+                    }
+                }
+            }
+            System.err.print(b);
         }
         return d.comms.clone();
     }
@@ -209,7 +227,7 @@ public final class CudaComm {
     }
 
     public CudaDevice device() {
-        return domain.device;
+        return gpu.device;
     }
 
     /** Throws if this rank cannot take work: closed, failed, or its domain aborted by the host. */
@@ -256,7 +274,7 @@ public final class CudaComm {
         if (bytes == 0 || (cached && registry.covers(address, bytes))) {
             return;
         }
-        String why = domain.device.whyNotDeviceMemory(address);
+        String why = gpu.device.whyNotDeviceMemory(address);
         if (why != null) {
             throw JcclException.invalidArgument(rank, name, why);
         }
@@ -267,8 +285,9 @@ public final class CudaComm {
     /** Plans the call or group (collectives in order, then the sends and receives as one launch) and launches it on {@code s}. */
     public void submit(List<CollectiveArgs> collectives, List<P2pArgs> p2p, CudaStream s) {
         checkUsable();
-        if (!s.device().pciBusId().equals(domain.device.pciBusId())) {
-            throw JcclException.invalidArgument(rank, "stream", "belongs to " + s.device() + ", not " + domain.device);
+        if (!s.device().pciBusId().equals(gpu.device.pciBusId())) {
+            throw JcclException.invalidArgument(rank, "stream", "belongs to " + s.device() + ", not " + gpu.device
+                    + " where this rank runs");
         }
         for (CollectiveArgs a : collectives) {
             if (a.send() != null) {
@@ -285,7 +304,7 @@ public final class CudaComm {
         }
         domain.claimStream(s, rank);
         synchronized (this) {
-            domain.device.makeCurrent();
+            gpu.device.makeCurrent();
             List<Op> batch = new ArrayList<>();
             for (CollectiveArgs a : collectives) {
                 CudaPlanner.Planned planned = CudaPlanner.plan(domain, a, rank);
@@ -387,7 +406,7 @@ public final class CudaComm {
     /** One kernel launch running {@code batch} in order: a block per lane of the widest plan. */
     private void launch(List<Op> batch, CudaStream s) {
         Op first = batch.getFirst();
-        MemorySegment f = domain.function(CudaTuning.kernelProtocol(first.protocol()), first.type().ordinal());
+        MemorySegment f = gpu.function(CudaTuning.kernelProtocol(first.protocol()), first.type().ordinal());
         if (lastStream != null && lastStream != s) {
             CudaDriver.waitEvent(s.handle(), lastEvent);
         }
@@ -399,7 +418,15 @@ public final class CudaComm {
             blocks = Math.max(blocks, op.plan().lanes());
         }
         batchArg.set(ValueLayout.JAVA_INT, BATCH_COUNT, batch.size());
-        CudaDriver.launch(f, blocks, CudaTuning.threads(first.protocol()), 0, s.handle(), launchParams);
+        try {
+            CudaDriver.launch(f, blocks, CudaTuning.threads(first.protocol()), 0, s.handle(), launchParams);
+        } catch (JcclException e) {
+            // The peers' kernels of this call are running, waiting for this rank's: stop them now
+            // rather than at their timeout, and refuse further work on this rank.
+            failure = new JcclException(e.code(), rank, "launching its kernel: " + e.detail(), e);
+            domain.abort();
+            throw (JcclException) failure;
+        }
         if (lastEvent == null) {
             lastEvent = CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING);
         }
@@ -422,17 +449,17 @@ public final class CudaComm {
             int i = p.ordinal();
             if (scratchBytes[i] < need) {
                 // The old scratch may still be in use by a launch in flight: it stays until close.
-                scratch[i] = domain.allocate(need);
+                scratch[i] = gpu.allocate(need);
                 scratchBytes[i] = need;
             }
         }
         // Partial results of a plan that keeps them (butterfly, rhd, ...): a scratch of this
         // descriptor's own, since the operations of one launch run their lanes out of step and two
         // operations' lanes must not share one (its memory stays until close, as the descriptor's).
-        long planScratch = plan.scratch() > 0 ? domain.allocate(plan.scratch() * type.size()) : 0;
+        long planScratch = plan.scratch() > 0 ? gpu.allocate(plan.scratch() * type.size()) : 0;
         WorkPacker.Launch l = new WorkPacker.Launch(CudaTuning.kernelProtocol(p), type.size(), redop,
                 DeviceScalars.bits(type, op), domain.nranks, rank, in, out, domain.slotBytes(p),
-                scratch[p.ordinal()], perLane, statusDevice, claim, domain.abortFlag, config.timeout().toNanos(),
+                scratch[p.ordinal()], perLane, statusDevice, claim, gpu.abortFlag, config.timeout().toNanos(),
                 planScratch);
         domain.connect(plan, shape, rank, p);
         WorkPacker.Fifos fifos = new WorkPacker.Fifos() {
@@ -443,14 +470,14 @@ public final class CudaComm {
 
             @Override
             public boolean system(WorkPacker.Conn c) {
-                return domain.overSockets(rank, c.peer()) || domain.onOtherGpu(c.peer());
+                return domain.crossesGpus(rank, c.peer());
             }
         };
         try (Arena a = Arena.ofConfined()) {
             long bytes = WorkPacker.pack(plan, rank, l, fifos, 0, a).bytes().byteSize();
-            long base = domain.allocate(bytes);
+            long base = gpu.allocate(bytes);
             WorkPacker.Packed packed = WorkPacker.pack(plan, rank, l, fifos, base, a);
-            domain.upload(base, packed.bytes(), bytes);
+            gpu.upload(base, packed.bytes(), bytes);
             descriptors.put(key, base);
             return base;
         }
@@ -465,15 +492,13 @@ public final class CudaComm {
         }
         if (failure instanceof JcclException e) {
             // A fresh exception for this caller's stack, with the first failure's words.
-            String prefix = "rank " + rank + ": " + e.code().name().toLowerCase(java.util.Locale.ROOT) + ": ";
-            String m = e.getMessage();
-            throw new JcclException(e.code(), rank, m.startsWith(prefix) ? m.substring(prefix.length()) : m, e);
+            throw new JcclException(e.code(), rank, e.detail(), e);
         }
     }
 
     /** Takes the kernels' report (pinned host memory they write) into {@code failure}, the first one kept. */
     private void readStatus() {
-        int code = status.get(ValueLayout.JAVA_INT, WorkLayout.offset(WorkLayout.STATUS, "code"));
+        int code = statusCode();
         if (code != WorkLayout.STATUS_OK && failure == null) {
             String lost = domain.netFailure();
             failure = code == WorkLayout.STATUS_ABORTED && lost != null ? new JcclException(ErrorCode.REMOTE_ERROR, rank, lost)
@@ -481,16 +506,31 @@ public final class CudaComm {
         }
     }
 
-    /** Whether some ranks of this communicator are in other processes (whose death {@link #watchPeers} notices). */
-    boolean hasOtherProcesses() {
-        return domain.remote() != null;
+    /**
+     * Whether a stream waiting for this rank's kernels must poll {@link #watchPeers}: some ranks of
+     * this communicator are in other processes (whose death it notices), or on other GPUs of this
+     * process (whose kernels' failure must reach this GPU's).
+     */
+    boolean watchedWhileWaiting() {
+        return domain.remote() != null || domain.spansGpus();
+    }
+
+    /** Whether this rank's kernels have reported a failure that {@link #checkStatus} has not taken yet. */
+    boolean kernelsFailed() {
+        return statusCode() != WorkLayout.STATUS_OK;
+    }
+
+    private int statusCode() {
+        return status.get(ValueLayout.JAVA_INT, WorkLayout.offset(WorkLayout.STATUS, "code"));
     }
 
     /**
      * Fails this rank, and makes every kernel of its domain stop waiting, if a rank in another
-     * process has died or aborted; called while the caller waits for a stream.
+     * process has died or aborted, or a rank of this process on another GPU has failed; called
+     * while the caller waits for a stream.
      */
     void watchPeers() {
+        domain.spreadFailure();
         ProcessFifos remote = domain.remote();
         if (remote == null || failure != null) {
             return;
@@ -524,7 +564,7 @@ public final class CudaComm {
             return;
         }
         closed = true;
-        domain.device.makeCurrent();
+        gpu.device.makeCurrent();
         if (lastEvent != null) {
             CudaDriver.synchronizeEvent(lastEvent);
             CudaDriver.destroyEvent(lastEvent);

@@ -85,6 +85,11 @@ public final class CudaDevice {
         return ordinal;
     }
 
+    /** The device's primary context (cuDevicePrimaryCtxRetain). */
+    MemorySegment context() {
+        return context;
+    }
+
     /** Makes this device's context the calling thread's (every driver call of jccl does this first). */
     public void makeCurrent() {
         CudaDriver.setCurrent(context);

@@ -4,32 +4,30 @@ import io.jccl.Config;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
 import io.jccl.cuda.CudaDriver;
-import io.jccl.kernels.Kernels;
 import io.jccl.kernels.WorkLayout;
 import io.jccl.proto.Protocol;
 import io.jccl.tune.Tuner;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The ranks of one process on one GPU: the module loaded from the PTX resource, the FIFOs between
- * the ranks (in device memory: the receiver's FIFO is where the sender writes, and every rank here
- * can reach it, which is p2p on one GPU), the abort word every kernel of the domain polls, the
- * tuner and the plans. Rank 0's configuration decides plans, as on the host engine. When the
- * communicator has ranks in other processes too, the FIFOs of their connections come from
- * {@link ProcessFifos} (CUDA IPC, or pinned host memory).
+ * The ranks of a communicator in this process: their GPUs ({@link DomainGpu}: module, abort word,
+ * memory of the domain's lifetime), the FIFOs between them, the tuner and the plans. Rank 0's
+ * configuration decides plans, as on the host engine. A FIFO is in the receiver's memory, where
+ * the sender writes: the device memory of the receiver's GPU when the sender's GPU is the same
+ * one (p2p on one GPU) or reaches it (peer access both ways, enabled on first use), else pinned
+ * host memory both GPUs map (JCCL_P2P_DISABLE chooses that too). When the communicator has ranks
+ * in other processes, the FIFOs of their connections come from {@link ProcessFifos} (CUDA IPC, or
+ * pinned host memory), and then this process's ranks share one GPU.
  */
 final class CudaDomain {
     final int nranks;
     final Config config;
     final Tuner tuner;
-    final CudaDevice device;
     /**
      * The most ranks of the communicator on one GPU (all of them, unless some are behind sockets):
      * their blocks must be resident together, so each rank's channels are capped by the GPU's
@@ -41,24 +39,18 @@ final class CudaDomain {
     final Map<CudaPlanner.CallKey, CudaPlanner.Planned> plans = new ConcurrentHashMap<>();
     /** Which lane uses each connection in a plan (plans are cached per shape, so this is bounded too). */
     private final Map<io.jccl.plan.Plan, Map<io.jccl.plan.Connection, Integer>> lanes = new ConcurrentHashMap<>();
-    private final Arena arena = Arena.ofShared();
-    /** The kernels by protocol and type index, loaded on first use (read on every launch, so no lock). */
-    private final AtomicReferenceArray<MemorySegment> functions =
-            new AtomicReferenceArray<>(Kernels.PROTOCOLS.size() * Kernels.TYPES.size());
-    /** Blocks of the executor kernels the GPU keeps resident at once; 0 until first asked. */
-    private volatile int residentBlocks;
+    /** Each rank of this process's GPU; null for ranks of other processes. */
+    private final DomainGpu[] gpuOf;
+    /** The GPUs of this process's ranks, the first rank's first. */
+    private final List<DomainGpu> gpus;
+    /** Pairs of those GPUs whose kernels may write each other's memory, by PCI bus ids. */
+    private final java.util.Set<List<String>> peerAccess;
+    /** Blocks every GPU of the communicator keeps resident at once, as all ranks agreed; 0 until then. */
+    private volatile int agreedBlocks;
     /** FIFOs between ranks of this process, made on first use. */
     private final Map<FifoKey, Long> fifos = new HashMap<>();
     /** Which rank launched on a stream: two ranks on one stream would wait for each other forever. */
     private final Map<Long, Integer> streamOwners = new ConcurrentHashMap<>();
-    private MemorySegment module;
-    /**
-     * The engine's own work (zeroing FIFOs, uploading descriptors, raising the abort word) goes on
-     * this non-blocking stream: the legacy default stream would wait for the kernels of ranks on
-     * blocking streams, which may be waiting for exactly this work.
-     */
-    private final MemorySegment setup;
-    final long abortFlag;
     final CudaComm[] comms;
     private int open;
     /** The FIFOs shared with other processes; null when every rank is in this process. */
@@ -79,8 +71,15 @@ final class CudaDomain {
     record FifoKey(Protocol protocol, int channel, int from, int to) {
     }
 
-    CudaDomain(int nranks, Config config, CudaDevice device) {
-        this(nranks, config, device, tuner(config, nranks, device, null), null, null, nranks, new boolean[nranks]);
+    /**
+     * Ranks of this process only, rank r on {@code devices[r]} (several may share one). Where the
+     * GPUs differ, pairs that may access each other's memory both ways (and JCCL_P2P_DISABLE is
+     * off) get their FIFOs in device memory, the others in pinned host memory.
+     */
+    CudaDomain(Config config, List<CudaDevice> devices) {
+        this(devices.size(), config, devices.toArray(CudaDevice[]::new),
+                tuner(config, devices.size(), devices.getFirst(), null), null, mostOnOneGpu(devices),
+                new boolean[devices.size()]);
     }
 
     /**
@@ -90,18 +89,63 @@ final class CudaDomain {
      */
     CudaDomain(int nranks, Config config, CudaDevice device, Tuner tuner, ProcessFifos remote, boolean[] local, int sharing,
                boolean[] otherGpu) {
+        this(nranks, config, onLocalRanks(device, local), tuner, remote, sharing, otherGpu);
+    }
+
+    private CudaDomain(int nranks, Config config, CudaDevice[] devices, Tuner tuner, ProcessFifos remote, int sharing,
+                       boolean[] otherGpu) {
         this.nranks = nranks;
         this.sharing = sharing;
         this.otherGpu = otherGpu;
         this.config = config;
-        this.device = device;
         this.tuner = tuner;
         this.remote = remote;
-        this.local = local;
         this.comms = new CudaComm[nranks];
-        device.makeCurrent();
-        this.setup = CudaDriver.createStream(io.jccl.bindings.cuda.Cuda.CU_STREAM_NON_BLOCKING);
-        this.abortFlag = zeroed(64);
+        this.local = new boolean[nranks];
+        this.gpuOf = new DomainGpu[nranks];
+        Map<String, DomainGpu> byBusId = new java.util.LinkedHashMap<>();
+        for (int r = 0; r < nranks; r++) {
+            CudaDevice d = devices[r];
+            if (d != null) {
+                local[r] = true;
+                gpuOf[r] = byBusId.computeIfAbsent(d.pciBusId(), id -> new DomainGpu(d));
+            }
+        }
+        this.gpus = List.copyOf(byBusId.values());
+        this.peerAccess = new java.util.HashSet<>();
+        for (DomainGpu a : gpus) {
+            for (DomainGpu b : gpus) {
+                if (a != b && !config.p2pDisable() && CudaDriver.canAccessPeer(a.device.ordinal(), b.device.ordinal())
+                        && CudaDriver.canAccessPeer(b.device.ordinal(), a.device.ordinal())) {
+                    peerAccess.add(List.of(a.device.pciBusId(), b.device.pciBusId()));
+                }
+            }
+        }
+    }
+
+    private static CudaDevice[] onLocalRanks(CudaDevice device, boolean[] local) {
+        CudaDevice[] devices = new CudaDevice[local.length];
+        for (int r = 0; r < local.length; r++) {
+            devices[r] = local[r] ? device : null;
+        }
+        return devices;
+    }
+
+    /** The most ranks on any one GPU (their blocks must be resident together). */
+    static int mostOnOneGpu(List<CudaDevice> devices) {
+        Map<String, Integer> perGpu = new HashMap<>();
+        devices.forEach(d -> perGpu.merge(d.pciBusId(), 1, Integer::sum));
+        return java.util.Collections.max(perGpu.values());
+    }
+
+    /** Rank {@code rank}'s GPU (a rank of this process). */
+    DomainGpu gpu(int rank) {
+        return gpuOf[rank];
+    }
+
+    /** Whether this process's ranks are on several GPUs. */
+    boolean spansGpus() {
+        return gpus.size() > 1;
     }
 
     /**
@@ -118,67 +162,22 @@ final class CudaDomain {
         return Tuner.create(config, nranks, 1, Runtime.getRuntime().availableProcessors(), text);
     }
 
-    /** Device memory that lives as long as the domain, zeroed before any kernel sees it. */
-    long zeroed(long bytes) {
-        MemorySegment m = device.allocate(bytes, arena);
-        synchronized (setup) {
-            CudaDriver.memsetAsync(m.address(), (byte) 0, bytes, setup);
-            CudaDriver.synchronize(setup);
-        }
-        return m.address();
-    }
-
-    /** The kernel for a protocol and data type, the module loaded on first use. */
-    MemorySegment function(int protocol, int type) {
-        MemorySegment f = functions.get(protocol * Kernels.TYPES.size() + type);
-        return f != null ? f : load(protocol, type);
-    }
-
-    private synchronized MemorySegment load(int protocol, int type) {
-        int i = protocol * Kernels.TYPES.size() + type;
-        MemorySegment f = functions.get(i);
-        if (f == null) {
-            device.makeCurrent();
-            if (module == null) {
-                module = CudaDriver.loadModule(arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, Kernels.ptx()));
-            }
-            f = CudaDriver.function(module, Kernels.entry(protocol, type));
-            functions.set(i, f);
-        }
-        return f;
-    }
-
     /**
-     * How many blocks of the executor kernels the GPU runs at once: its multiprocessors times the
-     * fewest blocks of any kernel one multiprocessor holds (registers decide: the kernels are built
-     * for up to 640 threads). Ranks sharing the GPU wait for each other inside their kernels, so all
-     * their blocks must be resident together, or the waiting ones never let the others start.
+     * How many blocks of the executor kernels every GPU of the communicator keeps resident at once
+     * (ranks sharing a GPU wait for each other inside their kernels, so all their blocks must be
+     * resident together): what all ranks agreed, else the fewest of this process's GPUs.
      */
     int residentBlocks() {
-        int known = residentBlocks;
-        return known != 0 ? known : countResidentBlocks();
+        int agreed = agreedBlocks;
+        return agreed != 0 ? agreed : gpus.stream().mapToInt(DomainGpu::residentBlocks).min().orElseThrow();
     }
 
     /**
      * Sets the resident blocks plans assume to what every rank agreed (the fewest of any rank's
      * GPU), so that ranks on different GPUs cap their channels alike.
      */
-    synchronized void agreeResidentBlocks(int blocks) {
-        residentBlocks = blocks;
-    }
-
-    private synchronized int countResidentBlocks() {
-        if (residentBlocks == 0) {
-            int perSm = Integer.MAX_VALUE;
-            for (Protocol p : Protocol.values()) {
-                for (int t = 0; t < Kernels.TYPES.size(); t++) {
-                    MemorySegment f = load(CudaTuning.kernelProtocol(p), t);
-                    perSm = Math.min(perSm, CudaDriver.maxActiveBlocksPerMultiprocessor(f, CudaTuning.threads(p), 0));
-                }
-            }
-            residentBlocks = Math.max(1, device.multiprocessors() * perSm);
-        }
-        return residentBlocks;
+    void agreeResidentBlocks(int blocks) {
+        agreedBlocks = blocks;
     }
 
     /** Device address of the FIFO from {@code from} to {@code to} on a channel in a protocol (made on first use). */
@@ -190,11 +189,49 @@ final class CudaDomain {
         long bytes = WorkLayout.FIFO_SLOTS + WorkLayout.STEPS * slotBytes(p);
         if (remote != null && !(local[from] && local[to])) {
             // Outside the lock: a sender may wait here for another process, while other local ranks make theirs.
-            return remote.fifo(k, bytes, local[to] ? to : from, this::zeroed, () -> aborted);
+            return remote.fifo(k, bytes, local[to] ? to : from, gpus.getFirst()::zeroed, () -> aborted);
         }
         synchronized (fifos) {
-            return fifos.computeIfAbsent(k, x -> zeroed(bytes));
+            return fifos.computeIfAbsent(k, x -> localFifo(from, to, bytes));
         }
+    }
+
+    /** A new FIFO between two ranks of this process, in the receiver's memory (see the class comment). */
+    private long localFifo(int from, int to, long bytes) {
+        DomainGpu sender = gpuOf[from];
+        DomainGpu receiver = gpuOf[to];
+        if (sender == receiver) {
+            return receiver.zeroed(bytes);
+        }
+        if (peers(sender, receiver)) {
+            sender.reach(receiver);
+            return receiver.zeroed(bytes);
+        }
+        return hostFifos.get(hostFifo(bytes).address());
+    }
+
+    private boolean peers(DomainGpu a, DomainGpu b) {
+        return peerAccess.contains(List.of(a.device.pciBusId(), b.device.pciBusId()));
+    }
+
+    /** Whether a connection's ends are on two GPUs, or one end on the CPU: it needs system-scope ordering and no LL128. */
+    boolean crossesGpus(int from, int to) {
+        if (local[from] && local[to]) {
+            return gpuOf[from] != gpuOf[to];
+        }
+        int other = local[from] ? to : from;
+        return otherGpu[other] || overSockets(from, to);
+    }
+
+    /** How rank {@code from} of this process reaches rank {@code to} of this process (JCCL_DEBUG=INFO). */
+    String localTransport(int from, int to) {
+        DomainGpu a = gpuOf[from];
+        DomainGpu b = gpuOf[to];
+        if (a == b) {
+            return "P2P/device memory";
+        }
+        return (peers(a, b) ? "P2P/peer access to GPU "
+                : "SHM/pinned host memory to GPU ") + b.device.pciBusId() + " (LL128 off)";
     }
 
     /**
@@ -203,11 +240,6 @@ final class CudaDomain {
      */
     long sendFifo(Protocol p, int channel, int from, int to) {
         return overSockets(from, to) ? hostFifos.get(net.sending(p, channel, from, to).address()) : fifo(p, channel, from, to);
-    }
-
-    /** Whether {@code rank} is in another process of this host on another GPU (ranks behind sockets are not). */
-    boolean onOtherGpu(int rank) {
-        return otherGpu[rank];
     }
 
     /** Whether the connection between {@code from} and {@code to} goes through the socket transport (its FIFO in host memory). */
@@ -230,7 +262,7 @@ final class CudaDomain {
      * and nothing between that and the driver's calls can unmount a virtual thread.
      */
     MemorySegment hostFifo(long bytes) {
-        device.makeCurrent();
+        gpus.getFirst().device.makeCurrent();
         MemorySegment m = CudaDriver.hostAlloc(bytes, io.jccl.bindings.cuda.Cuda.CU_MEMHOSTALLOC_PORTABLE
                 | io.jccl.bindings.cuda.Cuda.CU_MEMHOSTALLOC_DEVICEMAP);
         long onDevice = CudaDriver.hostDevicePointer(m);
@@ -323,25 +355,11 @@ final class CudaDomain {
         return p.slotBytes(config.buffSize(p));
     }
 
-    /** Device memory of the domain's lifetime (a rank's scratch, a descriptor). */
-    long allocate(long bytes) {
-        return device.allocate(bytes, arena).address();
-    }
-
     void claimStream(CudaStream s, int rank) {
         Integer owner = streamOwners.putIfAbsent(s.handle().address(), rank);
         if (owner != null && owner != rank) {
             throw JcclException.invalidArgument(rank, "stream", "is used by rank " + owner + " of this communicator;"
                     + " ranks sharing a GPU run concurrently and need a stream each");
-        }
-    }
-
-    /** Copies host bytes to device memory, done when this returns. */
-    void upload(long device, MemorySegment host, long bytes) {
-        this.device.makeCurrent();
-        synchronized (setup) {
-            CudaDriver.copyAsync(device, host.address(), bytes, setup);
-            CudaDriver.synchronize(setup);
         }
     }
 
@@ -356,28 +374,40 @@ final class CudaDomain {
 
     /**
      * {@code config} without LL128 for a communicator some of whose connections go over sockets or
-     * through host memory between two GPUs (its lines are atomic only inside a GPU, not across
-     * PCIe); refused when JCCL_PROTO allows nothing else.
+     * from one GPU to another (its lines are atomic only inside a GPU: jccl cannot yet tell NVLink,
+     * where NCCL keeps LL128, from PCIe); refused when JCCL_PROTO allows nothing else.
      */
     static Config withoutLl128(Config config, int rank) {
         java.util.Set<Protocol> allowed = java.util.EnumSet.copyOf(config.protocols());
         allowed.remove(Protocol.LL128);
         if (allowed.isEmpty()) {
             throw new JcclException(ErrorCode.INVALID_USAGE, rank, "JCCL_PROTO allows only LL128, which cannot cross"
-                    + " the socket transport or host memory between GPUs (its lines are atomic only inside a GPU):"
+                    + " the socket transport or go from one GPU to another (its lines are atomic only inside a GPU):"
                     + " allow LL or Simple");
         }
         return allowed.size() == config.protocols().size() ? config
                 : config.withProtocols(String.join(",", allowed.stream().map(Protocol::id).toList()));
     }
 
-    /** Makes every kernel of the domain stop waiting (they report ABORTED). */
+    /** Makes every kernel of the domain, on each of its GPUs, stop waiting (they report ABORTED). */
     void abort() {
         aborted = true;
-        device.makeCurrent();
-        synchronized (setup) {
-            CudaDriver.memsetAsync(abortFlag, (byte) 1, 1, setup);
-            CudaDriver.synchronize(setup);
+        gpus.forEach(DomainGpu::abort);
+    }
+
+    /**
+     * Where the ranks are on several GPUs, a kernel that fails raises only its own GPU's abort
+     * word: raises them all once some rank of this process has reported a failure. Called while
+     * the caller waits for a stream.
+     */
+    void spreadFailure() {
+        if (!aborted && spansGpus()) {
+            for (CudaComm c : comms) {
+                if (c != null && c.kernelsFailed()) {
+                    abort();
+                    return;
+                }
+            }
         }
     }
 
@@ -391,7 +421,7 @@ final class CudaDomain {
         if (--open > 0) {
             return;
         }
-        device.makeCurrent();
+        gpus.getFirst().device.makeCurrent();
         if (remote != null) {
             remote.close();
         }
@@ -399,11 +429,7 @@ final class CudaDomain {
             net.close();
         }
         hostAllocations.forEach(CudaDriver::freeHost);
-        if (module != null) {
-            CudaDriver.unloadModule(module);
-        }
-        CudaDriver.destroyStream(setup);
-        arena.close();
+        gpus.forEach(DomainGpu::close);
     }
 
     static JcclException internal(int rank, String what) {

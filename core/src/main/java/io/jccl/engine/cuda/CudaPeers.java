@@ -21,7 +21,8 @@ import java.util.Map;
  * rank 0's transport settings, so that both ends of every connection choose alike.
  *
  * <ul>
- *   <li>a rank of this process: its FIFOs in device memory (ranks of one process share one GPU);</li>
+ *   <li>a rank of this process: its FIFOs in device memory (ranks of one process that meet through
+ *       a bootstrap share one GPU; {@code initAllCuda} with a list of GPUs is {@link CudaDomain}'s);</li>
  *   <li>another process of this host on this GPU: CUDA IPC, or pinned host memory with
  *       JCCL_P2P_DISABLE ({@link ProcessFifos});</li>
  *   <li>another process of this host on another GPU: CUDA IPC where peer access works both ways,
@@ -75,8 +76,9 @@ final class CudaPeers {
             otherGpu[r] = !gpus[r].equals(device.pciBusId());
             if (otherGpu[r] && local[r]) {
                 throw new JcclException(ErrorCode.INVALID_USAGE, rank, processes.describe(r) + " is on GPU " + gpus[r]
-                        + ", this rank on " + device.pciBusId() + ": ranks of one process share one GPU (give each GPU"
-                        + " a process of its own)");
+                        + ", this rank on " + device.pciBusId() + ": ranks of one process that meet through a bootstrap"
+                        + " share one GPU (give each GPU a process of its own, or make the ranks of this process with"
+                        + " Communicator.initAllCuda(List<CudaDevice>, Config))");
             }
             if (!local[r]) {
                 PeerInfo p = bootstrap.peer(r);

@@ -30,8 +30,11 @@ public final class CudaStream implements Stream, AutoCloseable {
     private final boolean owned;
     /** Communicators with launches on this stream since the last check of their status. */
     private final Set<CudaComm> launched = new LinkedHashSet<>();
-    /** Whether one of {@link #launched} has ranks in other processes (whose death or abort a wait must notice). */
-    private volatile boolean crossProcess;
+    /**
+     * Whether one of {@link #launched} has ranks in other processes or on other GPUs (whose death,
+     * abort or failure a wait must notice).
+     */
+    private volatile boolean watching;
     private boolean closed;
 
     /** A new non-blocking stream on {@code device}, destroyed by {@link #close()}. */
@@ -66,17 +69,17 @@ public final class CudaStream implements Stream, AutoCloseable {
 
     synchronized void launchedBy(CudaComm comm) {
         launched.add(comm);
-        crossProcess |= comm.hasOtherProcesses();
+        watching |= comm.watchedWhileWaiting();
     }
 
     @Override
     public void synchronize() {
         device.makeCurrent();
-        if (!crossProcess) {
+        if (!watching) {
             CudaDriver.synchronize(handle);
         } else {
             List<CudaComm> watch = watched();
-            // Polled instead of one blocking call, so that a peer process's death is noticed.
+            // Polled instead of one blocking call, so that a peer process's death, or a failure on another GPU, is noticed.
             for (int polls = 0; !CudaDriver.streamDone(handle); polls++) {
                 watch.forEach(CudaComm::watchPeers);
                 if (polls < SPIN_POLLS) {
@@ -93,7 +96,7 @@ public final class CudaStream implements Stream, AutoCloseable {
     public boolean query() {
         device.makeCurrent();
         if (!CudaDriver.streamDone(handle)) {
-            if (crossProcess) {
+            if (watching) {
                 watched().forEach(CudaComm::watchPeers);
             }
             return false;
@@ -106,11 +109,11 @@ public final class CudaStream implements Stream, AutoCloseable {
     private static final int SPIN_POLLS = 2_000;
     private static final long PARK_NANOS = 50_000;
 
-    /** The communicators with launches here that have ranks in other processes. */
+    /** The communicators with launches here that have ranks in other processes or on other GPUs. */
     private synchronized List<CudaComm> watched() {
         List<CudaComm> w = new ArrayList<>();
         for (CudaComm c : launched) {
-            if (c.hasOtherProcesses()) {
+            if (c.watchedWhileWaiting()) {
                 w.add(c);
             }
         }
@@ -122,7 +125,7 @@ public final class CudaStream implements Stream, AutoCloseable {
         synchronized (this) {
             comms = new ArrayList<>(launched);
             launched.clear();
-            crossProcess = false;
+            watching = false;
         }
         for (CudaComm c : comms) {
             c.checkStatus();

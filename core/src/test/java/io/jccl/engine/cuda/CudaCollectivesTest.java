@@ -133,7 +133,8 @@ class CudaCollectivesTest {
         };
     }
 
-    private static Config config(Case k) {
+    /** The configuration both engines run {@code k} with: its algorithm and protocol forced, on two channels. */
+    static Config config(Case k) {
         Config c = Config.defaults().withProtocols(k.protocol().id()).withChannels(2, 2);
         return k.collective() == Collective.ALL_REDUCE ? c.withAlgorithms(k.algorithm()) : c;
     }
@@ -178,14 +179,25 @@ class CudaCollectivesTest {
             }
             return s;
         });
+        return execute(k, comms, streams, onGpu ? java.util.Collections.nCopies(n, gpu) : null, inputs, recvInit);
+    }
+
+    /**
+     * Runs {@code k} on {@code comms}, rank r issuing on {@code streams[r]} with its buffers on
+     * {@code gpus.get(r)} (host memory when {@code gpus} is null); returns each rank's receive buffer.
+     */
+    static byte[][] execute(Case k, Communicator[] comms, Stream[] streams, List<CudaDevice> gpus, byte[][] inputs,
+                            byte[] recvInit) {
+        int n = k.n();
         try (Arena arena = Arena.ofShared()) {
             MemorySegment[] send = new MemorySegment[n];
             MemorySegment[] recv = new MemorySegment[n];
             for (int r = 0; r < n; r++) {
-                recv[r] = buffer(onGpu, arena, recvInit);
-                send[r] = k.inPlace() ? recv[r] : buffer(onGpu, arena, inputs[r]);
+                CudaDevice on = gpus == null ? null : gpus.get(r);
+                recv[r] = buffer(on, arena, recvInit);
+                send[r] = k.inPlace() ? recv[r] : buffer(on, arena, inputs[r]);
                 if (k.inPlace()) {
-                    write(onGpu, recv[r], inputs[r]);
+                    write(on, recv[r], inputs[r]);
                 }
             }
             long count = k.count();
@@ -213,30 +225,39 @@ class CudaCollectivesTest {
             }
             byte[][] out = new byte[n][];
             for (int r = 0; r < n; r++) {
-                out[r] = read(onGpu, recv[r], recvInit.length);
+                out[r] = read(gpus == null ? null : gpus.get(r), recv[r], recvInit.length);
             }
             return out;
         }
     }
 
     private static MemorySegment buffer(boolean onGpu, Arena arena, byte[] init) {
-        MemorySegment m = onGpu ? gpu.allocate(Math.max(16, init.length), arena) : arena.allocate(Math.max(16, init.length), 16);
-        write(onGpu, m, init);
+        return buffer(onGpu ? gpu : null, arena, init);
+    }
+
+    /** A buffer holding {@code init}: device memory of {@code on}, or host memory when it is null. */
+    static MemorySegment buffer(CudaDevice on, Arena arena, byte[] init) {
+        MemorySegment m = on != null ? on.allocate(Math.max(16, init.length), arena) : arena.allocate(Math.max(16, init.length), 16);
+        write(on, m, init);
         return m;
     }
 
-    private static void write(boolean onGpu, MemorySegment m, byte[] data) {
-        if (onGpu) {
-            gpu.copyToDevice(m, MemorySegment.ofArray(data));
+    private static void write(CudaDevice on, MemorySegment m, byte[] data) {
+        if (on != null) {
+            on.copyToDevice(m, MemorySegment.ofArray(data));
         } else {
             m.asSlice(0, data.length).copyFrom(MemorySegment.ofArray(data));
         }
     }
 
     private static byte[] read(boolean onGpu, MemorySegment m, int bytes) {
+        return read(onGpu ? gpu : null, m, bytes);
+    }
+
+    static byte[] read(CudaDevice on, MemorySegment m, int bytes) {
         byte[] b = new byte[bytes];
-        if (onGpu) {
-            gpu.copyToHost(MemorySegment.ofArray(b), m);
+        if (on != null) {
+            on.copyToHost(MemorySegment.ofArray(b), m);
         } else {
             MemorySegment.ofArray(b).copyFrom(m.asSlice(0, bytes));
         }
@@ -261,25 +282,48 @@ class CudaCollectivesTest {
 
     /** Runs {@code k} on both engines with the same inputs and compares every rank's receive buffer. */
     static void compare(Case k) {
+        byte[][] inputs = inputs(k);
+        byte[] recvInit = recvInit(k);
+        byte[][] host = run(k, false, inputs, recvInit);
+        byte[][] device = run(k, true, inputs, recvInit);
+        for (int r = 0; r < k.n(); r++) {
+            assertThat(device[r]).as(k + ": rank " + r).isEqualTo(host[r]);
+        }
+    }
+
+    /** Every rank's seeded input for {@code k}, as many elements as its largest buffer. */
+    static byte[][] inputs(Case k) {
         int n = k.n();
         Random rnd = new Random(SEED ^ k.toString().hashCode());
-        long inCount = Math.max(k.collective().inputCount(k.count(), n, k.root(), k.root()), k.count());
-        long outCount = Math.max(k.collective().outputCount(k.count(), n, k.root(), k.root()), k.count());
-        long elems = Math.max(inCount, outCount);
+        long elems = elements(k);
         byte[][] inputs = new byte[n][];
         for (int r = 0; r < n; r++) {
             MemorySegment s = MemorySegment.ofArray(new byte[(int) k.type().bytes(elems)]);
             fill(k.type(), s, elems, rnd);
             inputs[r] = s.toArray(ValueLayout.JAVA_BYTE);
         }
-        byte[] recvInit = new byte[(int) k.type().bytes(elems)];
-        java.util.Arrays.fill(recvInit, (byte) 0x5A);
-        byte[][] host = run(k, false, inputs, recvInit);
-        byte[][] device = run(k, true, inputs, recvInit);
-        for (int r = 0; r < n; r++) {
-            assertThat(device[r]).as(k + ": rank " + r).isEqualTo(host[r]);
-        }
+        return inputs;
     }
+
+    /** Elements of every rank's buffers for {@code k}: the most its send or receive buffer needs. */
+    private static long elements(Case k) {
+        long in = k.collective().inputCount(k.count(), k.n(), k.root(), k.root());
+        long out = k.collective().outputCount(k.count(), k.n(), k.root(), k.root());
+        return Math.max(Math.max(in, out), k.count());
+    }
+
+    /** What every receive buffer of {@code k} holds before the call. */
+    static byte[] recvInit(Case k) {
+        byte[] recvInit = new byte[(int) k.type().bytes(elements(k))];
+        java.util.Arrays.fill(recvInit, (byte) 0x5A);
+        return recvInit;
+    }
+
+    /** The host engine's result of {@code k} for {@code inputs} (what the CUDA engine must match bitwise). */
+    static byte[][] onHost(Case k, byte[][] inputs, byte[] recvInit) {
+        return run(k, false, inputs, recvInit);
+    }
+
 
     static List<Object[]> gpuSizedCases() {
         List<Object[]> all = new ArrayList<>();

@@ -46,6 +46,7 @@ class FakeDriverEngineTest {
         }
         assertThat(CudaDevice.available()).as("the fake driver must be the CUDA library this JVM loads first").isTrue();
         CudaCollectivesTest.useDevice(CudaDevice.open(0));
+        CudaMultiGpuTest.useDevices(List.of(CudaDevice.open(0), CudaDevice.open(1)));
     }
 
     @AfterAll
@@ -72,6 +73,37 @@ class FakeDriverEngineTest {
     @MethodSource("cases")
     void theEngineOnTheFakeDriverMatchesTheHostEngine(CudaCollectivesTest.Case k) {
         CudaCollectivesTest.compare(k);
+    }
+
+    @ParameterizedTest(name = "GPUs {0} P2P off {1}: {2}")
+    @MethodSource("io.jccl.engine.cuda.CudaMultiGpuTest#cases")
+    void ranksOfOneProcessOnTwoGpus(int[] layout, boolean p2pOff, CudaCollectivesTest.Case k) {
+        new CudaMultiGpuTest().collectivesAcrossGpusAreTheHostEnginesBitwise(layout, p2pOff, k);
+    }
+
+    @Test
+    void acrossGpusLl128IsLeftOut() {
+        new CudaMultiGpuTest().ll128IsLeftOutAcrossGpusAndRefusedAlone();
+    }
+
+    @Test
+    void acrossGpusInfoNamesEachPairsTransport() {
+        new CudaMultiGpuTest().infoNamesEachPairsTransport();
+    }
+
+    @Test
+    void acrossGpusBuffersAndStreamsOfTheOtherGpuAreRefused() {
+        new CudaMultiGpuTest().buffersAndStreamsOfAnotherGpuAreRefused();
+    }
+
+    @Test
+    void acrossGpusAFailureStopsTheOtherGpusRanks() {
+        new CudaMultiGpuTest().aFailureOnOneGpuStopsTheRanksOnTheOther();
+    }
+
+    @Test
+    void acrossGpusSplitKeepsEachRanksGpu() {
+        new CudaMultiGpuTest().splitKeepsEachRanksGpu();
     }
 
     @Test

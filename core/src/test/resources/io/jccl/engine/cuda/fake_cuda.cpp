@@ -1,11 +1,15 @@
 /*
  * Tests only: a fake CUDA driver (libcuda's C API, the calls jccl makes) over the host emulation of
  * the kernels, so that the CUDA engine's Java side runs end to end without a GPU
- * (FakeDriverEngineTest, which loads it through jccl.cuda.lib). One device; device memory is host
- * memory the driver knows, each allocation a shared mapping of a memfd of its own, so that another
- * process maps the same pages from its IPC handle (CudaMultiProcessTest); streams are worker threads running their operations in order; a kernel
- * launch runs the emulated kernel named by cuModuleGetFunction with 64 threads per block (the
- * kernels take any multiple of 32); events count completions.
+ * (FakeDriverEngineTest, which loads it through jccl.cuda.lib). JCCL_FAKE_DEVICES devices (2 unless
+ * set, at most 8), each with its primary context; device memory is host memory the driver knows,
+ * each allocation a shared mapping of a memfd of its own, so that another process maps the same
+ * pages from its IPC handle; it belongs to the device whose context was current. Streams are worker
+ * threads running their operations in order; a kernel launch runs the emulated kernel named by
+ * cuModuleGetFunction with 64 threads per block (the kernels take any multiple of 32); events count
+ * completions. What a GPU would fault on, a launch refuses: a stream of another context than the
+ * current one, and a buffer or FIFO in another GPU's memory without peer access enabled to it or,
+ * for a FIFO, without JCCL_CONN_SYSTEM (another GPU's writes need system-scope ordering).
  */
 #include <cstdio>
 #include <cstring>
@@ -24,13 +28,38 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
+#include <utility>
 
 typedef int CUresult;
 static const CUresult OK = 0, INVALID_VALUE = 1, NOT_READY = 600, NOT_FOUND = 500, INVALID_HANDLE = 400;
 static const unsigned EMULATED_THREADS = 64;
+/* Codes of what a GPU would fault on (ILLEGAL_ADDRESS), and of a connection between GPUs whose
+ * ordering is only the GPU's (a fake code: a real GPU would run and sometimes return stale data). */
+static const CUresult ILLEGAL_ADDRESS = 700, FAKE_GPU_SCOPE_ACROSS_GPUS = 990;
 
 namespace {
+int deviceCount() {
+    static const int n = [] {
+        const char* v = getenv("JCCL_FAKE_DEVICES");
+        int d = v != nullptr ? atoi(v) : 2;
+        return d < 1 ? 1 : d > 8 ? 8 : d;
+    }();
+    return n;
+}
+/* A device's primary context is this address plus its ordinal times CONTEXT_STRIDE. */
+const uintptr_t CONTEXT_BASE = 0x1000, CONTEXT_STRIDE = 0x100;
+thread_local int currentDevice = 0;
+
+std::mutex peerLock;
+std::set<std::pair<int, int>> peerAccess; /* (device, peer): kernels of device may use peer's memory */
+bool reaches(int device, int peer) {
+    if (device == peer) return true;
+    std::lock_guard<std::mutex> g(peerLock);
+    return peerAccess.count({device, peer}) != 0;
+}
+
 std::mutex memoryLock;
 /* How the fake driver holds a range: its own heap (host allocations), a shared mapping of a memfd
  * it made (device memory, so that cuIpcOpenMemHandle in another process maps the same pages), one
@@ -42,6 +71,7 @@ struct Range {
     Owner owner;
     int fd;
     size_t mapped;
+    int device; /* device memory: the GPU it is on */
 };
 std::map<uintptr_t, Range> allocations; /* start -> range */
 
@@ -49,7 +79,7 @@ void* allocate(size_t bytes, int type) {
     void* p = aligned_alloc(256, (bytes + 255) & ~(size_t)255);
     if (p == nullptr) return nullptr;
     std::lock_guard<std::mutex> g(memoryLock);
-    allocations[(uintptr_t)p] = {bytes, type, HEAP, -1, 0};
+    allocations[(uintptr_t)p] = {bytes, type, HEAP, -1, 0, -1};
     return p;
 }
 
@@ -61,7 +91,7 @@ void* allocateShared(size_t bytes) {
     void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) { close(fd); return nullptr; }
     std::lock_guard<std::mutex> g(memoryLock);
-    allocations[(uintptr_t)p] = {bytes, 2 /* DEVICE */, MEMFD, fd, len};
+    allocations[(uintptr_t)p] = {bytes, 2 /* DEVICE */, MEMFD, fd, len, currentDevice};
     return p;
 }
 
@@ -80,13 +110,16 @@ bool release(void* p, Owner expected) {
     return true;
 }
 
-int typeOf(uintptr_t p) {
+/* The range holding p, or a range of type 0 (unknown memory). */
+Range rangeOf(uintptr_t p) {
     std::lock_guard<std::mutex> g(memoryLock);
     auto it = allocations.upper_bound(p);
-    if (it == allocations.begin()) return 0;
+    if (it == allocations.begin()) return Range{0, 0, HEAP, -1, 0, -1};
     --it;
-    return p < it->first + it->second.bytes ? it->second.type : 0;
+    return p < it->first + it->second.bytes ? it->second : Range{0, 0, HEAP, -1, 0, -1};
 }
+
+int typeOf(uintptr_t p) { return rangeOf(p).type; }
 
 /* What a fake IPC handle holds (the real one is 64 opaque bytes). */
 struct IpcHandle {
@@ -95,13 +128,14 @@ struct IpcHandle {
 const uint64_t IPC_MAGIC = 0x6a63636c66616b65; /* "jcclfake" */
 
 struct Stream {
+    int device = currentDevice;
     std::mutex lock;
     std::condition_variable changed;
     std::deque<std::function<void()>> work;
     bool busy = false, stop = false;
     std::thread worker;
 
-    Stream() : worker([this] { loop(); }) {}
+    Stream();
 
     void loop() {
         std::unique_lock<std::mutex> g(lock);
@@ -135,16 +169,39 @@ struct Stream {
         return work.empty() && !busy;
     }
 
-    ~Stream() {
-        drain();
-        {
-            std::lock_guard<std::mutex> g(lock);
-            stop = true;
-            changed.notify_all();
-        }
-        worker.join();
-    }
+    ~Stream();
 };
+
+/* Live streams, so that freeing device memory waits for its device's work, as cuMemFree does. */
+std::mutex streamsLock;
+std::set<Stream*> streams;
+
+Stream::Stream() : worker([this] { loop(); }) {
+    std::lock_guard<std::mutex> g(streamsLock);
+    streams.insert(this);
+}
+
+Stream::~Stream() {
+    {
+        std::lock_guard<std::mutex> g(streamsLock);
+        streams.erase(this);
+    }
+    drain();
+    {
+        std::lock_guard<std::mutex> g(lock);
+        stop = true;
+        changed.notify_all();
+    }
+    worker.join();
+}
+
+/* Waits until every stream of `device` has run what it was given. */
+void drainDevice(int device) {
+    std::lock_guard<std::mutex> g(streamsLock);
+    for (Stream* s : streams) {
+        if (s->device == device) s->drain();
+    }
+}
 
 struct Event {
     std::mutex lock;
@@ -174,16 +231,76 @@ void* self() {
     }();
     return handle;
 }
+/* Whether a launch on `device` could touch what its descriptors name: the operations' buffers
+ * and every FIFO a step of any lane uses (see jccl_work.h). */
+int reachable(const jccl_batch& batch, int device) {
+    auto onOtherGpu = [device](uint64_t p) {
+        Range r = rangeOf((uintptr_t)p);
+        return r.type == 2 /* DEVICE */ && r.device >= 0 && r.device != device;
+    };
+    for (uint32_t b = 0; b < batch.count; b++) {
+        const jccl_work* w = reinterpret_cast<const jccl_work*>(batch.works[b]);
+        const uint64_t* in = reinterpret_cast<const uint64_t*>(w->inputs);
+        const uint64_t* out = reinterpret_cast<const uint64_t*>(w->outputs);
+        for (uint32_t op = 0; op < w->nops; op++) {
+            for (uint64_t p : {in[op], in[w->nops + op], out[op]}) {
+                if (p != 0 && onOtherGpu(p) && !reaches(device, rangeOf((uintptr_t)p).device)) return ILLEGAL_ADDRESS;
+            }
+        }
+        const jccl_lane_steps* lanes = reinterpret_cast<const jccl_lane_steps*>(w->laneSteps);
+        const jccl_step* steps = reinterpret_cast<const jccl_step*>(w->steps);
+        const jccl_conn* conns = reinterpret_cast<const jccl_conn*>(w->conns);
+        for (uint32_t i = 0; i < w->nlanes * w->nsegments; i++) {
+            for (uint32_t s = lanes[i].first; s < lanes[i].first + lanes[i].count; s++) {
+                for (int k = 0; k < steps[s].nrecv + steps[s].nsend; k++) {
+                    const jccl_conn& c = conns[k < steps[s].nrecv ? steps[s].recv[k] : steps[s].send[k - steps[s].nrecv]];
+                    if (!onOtherGpu(c.fifo)) continue;
+                    if (!reaches(device, rangeOf((uintptr_t)c.fifo).device)) return ILLEGAL_ADDRESS;
+                    if (!(c.flags & JCCL_CONN_SYSTEM)) return FAKE_GPU_SCOPE_ACROSS_GPUS;
+                }
+            }
+        }
+    }
+    return 0;
+}
 }  // namespace
 
 extern "C" {
 CUresult cuInit(unsigned) { return OK; }
 CUresult cuDriverGetVersion(int* v) { *v = 13000; return OK; }
-CUresult cuDeviceGetCount(int* n) { *n = 1; return OK; }
-CUresult cuDeviceGet(int* d, int ordinal) { if (ordinal != 0) return INVALID_VALUE; *d = 0; return OK; }
-CUresult cuDevicePrimaryCtxRetain(void** ctx, int) { *ctx = reinterpret_cast<void*>(0x1000); return OK; }
+CUresult cuDeviceGetCount(int* n) { *n = deviceCount(); return OK; }
+CUresult cuDeviceGet(int* d, int ordinal) {
+    if (ordinal < 0 || ordinal >= deviceCount()) return INVALID_VALUE;
+    *d = ordinal;
+    return OK;
+}
+CUresult cuDevicePrimaryCtxRetain(void** ctx, int d) {
+    if (d < 0 || d >= deviceCount()) return INVALID_VALUE;
+    *ctx = reinterpret_cast<void*>(CONTEXT_BASE + CONTEXT_STRIDE * d);
+    return OK;
+}
 CUresult cuDevicePrimaryCtxRelease_v2(int) { return OK; }
-CUresult cuCtxSetCurrent(void*) { return OK; }
+int deviceOf(void* ctx) {
+    uintptr_t c = reinterpret_cast<uintptr_t>(ctx);
+    if (c < CONTEXT_BASE || (c - CONTEXT_BASE) % CONTEXT_STRIDE != 0) return -1;
+    int d = (int)((c - CONTEXT_BASE) / CONTEXT_STRIDE);
+    return d < deviceCount() ? d : -1;
+}
+CUresult cuCtxSetCurrent(void* ctx) {
+    int d = deviceOf(ctx);
+    if (d < 0) return 201; /* CUDA_ERROR_INVALID_CONTEXT */
+    currentDevice = d;
+    return OK;
+}
+/* JCCL_FAKE_NO_PEER: no peer access between this process's devices either. */
+CUresult cuCtxEnablePeerAccess(void* peerCtx, unsigned) {
+    int peer = deviceOf(peerCtx);
+    if (peer < 0) return 201;
+    if (peer == currentDevice) return 101; /* CUDA_ERROR_INVALID_DEVICE */
+    if (getenv("JCCL_FAKE_NO_PEER") != nullptr) return 217; /* CUDA_ERROR_PEER_ACCESS_UNSUPPORTED */
+    std::lock_guard<std::mutex> g(peerLock);
+    return peerAccess.insert({currentDevice, peer}).second ? OK : 704; /* CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */
+}
 /* A small GPU: 16 multiprocessors holding one executor block each, so that 16 blocks of all ranks
  * together are what the engine may launch at once (every block costs this emulation its threads). */
 CUresult cuDeviceGetAttribute(int* v, int attribute, int) {
@@ -191,16 +308,26 @@ CUresult cuDeviceGetAttribute(int* v, int attribute, int) {
     *v = 16;
     return OK;
 }
-CUresult cuDeviceGetPCIBusId(char* id, int length, int) {
-    /* A process may stand for one on another GPU of the host (its memory is still this host's). */
+CUresult cuDeviceGetPCIBusId(char* id, int length, int d) {
+    /* A process may stand for one on another GPU of the host (its memory is still this host's):
+     * JCCL_FAKE_PCI_BUS_ID names its device 0; devices 1.. are 0000:81:00.0 on. */
     const char* other = getenv("JCCL_FAKE_PCI_BUS_ID");
-    snprintf(id, length, "%s", other != nullptr ? other : "0000:00:00.0");
+    if (d == 0) snprintf(id, length, "%s", other != nullptr ? other : "0000:00:00.0");
+    else snprintf(id, length, "0000:%02x:00.0", 0x80 + d);
     return OK;
 }
-/* Another GPU's bus id names device 1; JCCL_FAKE_NO_PEER makes this process see no peer access. */
+/* This process's devices by their bus ids; any other bus id names device 1 (a GPU this process
+ * sees, as the other processes' GPU of the multi-process tests). */
 CUresult cuDeviceGetByPCIBusId(int* d, const char* id) {
-    const char* mine = getenv("JCCL_FAKE_PCI_BUS_ID");
-    *d = strcmp(id, mine != nullptr ? mine : "0000:00:00.0") == 0 ? 0 : 1;
+    char mine[32];
+    for (int i = 0; i < deviceCount(); i++) {
+        cuDeviceGetPCIBusId(mine, sizeof mine, i);
+        if (strcmp(id, mine) == 0) {
+            *d = i;
+            return OK;
+        }
+    }
+    *d = 1;
     return OK;
 }
 CUresult cuDeviceCanAccessPeer(int* can, int, int) {
@@ -218,11 +345,15 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, void* f, int t
 }
 
 CUresult cuGetErrorName(CUresult e, const char** s) {
-    *s = e == OK ? "CUDA_SUCCESS" : e == INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE" : "CUDA_ERROR_FAKE";
+    *s = e == OK ? "CUDA_SUCCESS" : e == INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE"
+        : e == ILLEGAL_ADDRESS ? "CUDA_ERROR_ILLEGAL_ADDRESS" : "CUDA_ERROR_FAKE";
     return OK;
 }
 CUresult cuGetErrorString(CUresult e, const char** s) {
-    *s = e == INVALID_VALUE ? "invalid argument" : "an error of the fake driver";
+    *s = e == INVALID_VALUE ? "invalid argument"
+        : e == ILLEGAL_ADDRESS ? "a launch uses memory of another GPU without peer access to it (fake driver)"
+        : e == FAKE_GPU_SCOPE_ACROSS_GPUS ? "a FIFO on another GPU without JCCL_CONN_SYSTEM (fake driver)"
+        : "an error of the fake driver";
     return OK;
 }
 
@@ -232,7 +363,12 @@ CUresult cuMemAlloc_v2(uint64_t* p, size_t bytes) {
     *p = (uint64_t)m;
     return OK;
 }
-CUresult cuMemFree_v2(uint64_t p) { return release(reinterpret_cast<void*>(p), MEMFD) ? OK : INVALID_VALUE; }
+/* As the driver's, it waits for the device's work first: a kernel still running must not lose its memory. */
+CUresult cuMemFree_v2(uint64_t p) {
+    int device = rangeOf((uintptr_t)p).device;
+    if (device >= 0) drainDevice(device);
+    return release(reinterpret_cast<void*>(p), MEMFD) ? OK : INVALID_VALUE;
+}
 CUresult cuMemHostAlloc(void** p, size_t bytes, unsigned) {
     *p = allocate(bytes, 1 /* CU_MEMORYTYPE_HOST */);
     return *p ? OK : 2;
@@ -241,7 +377,7 @@ CUresult cuMemFreeHost(void* p) { return release(p, HEAP) ? OK : INVALID_VALUE; 
 CUresult cuMemHostRegister_v2(void* p, size_t bytes, unsigned) {
     std::lock_guard<std::mutex> g(memoryLock);
     if (p == nullptr || bytes == 0 || allocations.count((uintptr_t)p)) return INVALID_VALUE;
-    allocations[(uintptr_t)p] = {bytes, 1 /* HOST */, REGISTERED, -1, 0};
+    allocations[(uintptr_t)p] = {bytes, 1 /* HOST */, REGISTERED, -1, 0, -1};
     return OK;
 }
 CUresult cuMemHostUnregister(void* p) { return release(p, REGISTERED) ? OK : INVALID_VALUE; }
@@ -272,7 +408,7 @@ CUresult cuIpcOpenMemHandle_v2(uint64_t* d, CUipcMemHandle handle, unsigned) {
     void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) { close(fd); return 2; }
     std::lock_guard<std::mutex> g(memoryLock);
-    allocations[(uintptr_t)p] = {h.bytes, 2 /* DEVICE */, OPENED, fd, len};
+    allocations[(uintptr_t)p] = {h.bytes, 2 /* DEVICE */, OPENED, fd, len, currentDevice};
     *d = (uint64_t)p;
     return OK;
 }
@@ -283,7 +419,10 @@ CUresult cuPointerGetAttribute(void* data, int attribute, uint64_t p) {
     int type = typeOf((uintptr_t)p);
     if (type == 0) return INVALID_VALUE;
     if (attribute == 2 /* MEMORY_TYPE */) *static_cast<unsigned*>(data) = (unsigned)type;
-    else if (attribute == 9 /* DEVICE_ORDINAL */) *static_cast<int*>(data) = 0;
+    else if (attribute == 9 /* DEVICE_ORDINAL */) {
+        Range r = rangeOf((uintptr_t)p);
+        *static_cast<int*>(data) = r.device >= 0 ? r.device : currentDevice;
+    }
     else return INVALID_VALUE;
     return OK;
 }
@@ -311,7 +450,10 @@ CUresult cuModuleGetFunction(void** f, void*, const char* name) {
 CUresult cuLaunchKernel(void* f, unsigned gx, unsigned, unsigned, unsigned bx, unsigned, unsigned, unsigned, void* stream,
                         void** params, void**) {
     if (f == nullptr || params == nullptr || bx % 32 != 0 || bx > JCCL_MAX_THREADS) return INVALID_VALUE;
+    if (stream != nullptr && static_cast<Stream*>(stream)->device != currentDevice) return INVALID_HANDLE;
     jccl_batch batch = *static_cast<jccl_batch*>(params[0]);
+    CUresult reach = reachable(batch, currentDevice);
+    if (reach != OK) return reach;
     emu_kernel k = reinterpret_cast<emu_kernel>(f);
     submit(stream, [k, batch, gx] { emu_launch(k, batch, gx, EMULATED_THREADS); });
     return OK;

@@ -1,0 +1,141 @@
+package io.jccl.engine.cuda;
+
+import io.jccl.cuda.CudaDriver;
+import io.jccl.kernels.Kernels;
+import io.jccl.proto.Protocol;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * What a {@link CudaDomain} keeps on one of its GPUs: the module (modules and functions belong to
+ * a context), a non-blocking stream for the engine's own work, the abort word its kernels poll,
+ * and device memory that lives as long as the domain. A domain whose ranks are on several GPUs of
+ * this process has one of these per GPU.
+ */
+final class DomainGpu {
+    final CudaDevice device;
+    private final Arena arena = Arena.ofShared();
+    /** The kernels by protocol and type index, loaded on first use (read on every launch, so no lock). */
+    private final AtomicReferenceArray<MemorySegment> functions =
+            new AtomicReferenceArray<>(Kernels.PROTOCOLS.size() * Kernels.TYPES.size());
+    private MemorySegment module;
+    /** Blocks of the executor kernels this GPU keeps resident at once; 0 until first asked. */
+    private volatile int residentBlocks;
+    /**
+     * The engine's own work (zeroing FIFOs, uploading descriptors, raising the abort word) goes on
+     * this non-blocking stream: the legacy default stream would wait for the kernels of ranks on
+     * blocking streams, which may be waiting for exactly this work.
+     */
+    private final MemorySegment setup;
+    /** The word every kernel on this GPU polls; non-zero stops every wait. */
+    final long abortFlag;
+    /** GPUs whose memory this GPU's kernels may write (cuCtxEnablePeerAccess done), by PCI bus id. */
+    private final Set<String> peers = ConcurrentHashMap.newKeySet();
+
+    DomainGpu(CudaDevice device) {
+        this.device = device;
+        device.makeCurrent();
+        this.setup = CudaDriver.createStream(io.jccl.bindings.cuda.Cuda.CU_STREAM_NON_BLOCKING);
+        this.abortFlag = zeroed(64);
+    }
+
+    /** Device memory that lives as long as the domain, zeroed before any kernel sees it. */
+    long zeroed(long bytes) {
+        MemorySegment m = device.allocate(bytes, arena);
+        synchronized (setup) {
+            CudaDriver.memsetAsync(m.address(), (byte) 0, bytes, setup);
+            CudaDriver.synchronize(setup);
+        }
+        return m.address();
+    }
+
+    /** Device memory of the domain's lifetime (a rank's scratch, a descriptor). */
+    long allocate(long bytes) {
+        return device.allocate(bytes, arena).address();
+    }
+
+    /** Copies host bytes to device memory, done when this returns. */
+    void upload(long deviceAddress, MemorySegment host, long bytes) {
+        device.makeCurrent();
+        synchronized (setup) {
+            CudaDriver.copyAsync(deviceAddress, host.address(), bytes, setup);
+            CudaDriver.synchronize(setup);
+        }
+    }
+
+    /** The kernel for a protocol and data type, the module loaded on first use. */
+    MemorySegment function(int protocol, int type) {
+        MemorySegment f = functions.get(protocol * Kernels.TYPES.size() + type);
+        return f != null ? f : load(protocol, type);
+    }
+
+    private synchronized MemorySegment load(int protocol, int type) {
+        int i = protocol * Kernels.TYPES.size() + type;
+        MemorySegment f = functions.get(i);
+        if (f == null) {
+            device.makeCurrent();
+            if (module == null) {
+                module = CudaDriver.loadModule(arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, Kernels.ptx()));
+            }
+            f = CudaDriver.function(module, Kernels.entry(protocol, type));
+            functions.set(i, f);
+        }
+        return f;
+    }
+
+    /**
+     * How many blocks of the executor kernels this GPU runs at once: its multiprocessors times the
+     * fewest blocks of any kernel one multiprocessor holds (registers decide: the kernels are built
+     * for up to 640 threads). Ranks sharing the GPU wait for each other inside their kernels, so all
+     * their blocks must be resident together, or the waiting ones never let the others start.
+     */
+    int residentBlocks() {
+        int known = residentBlocks;
+        return known != 0 ? known : countResidentBlocks();
+    }
+
+    private synchronized int countResidentBlocks() {
+        if (residentBlocks == 0) {
+            int perSm = Integer.MAX_VALUE;
+            for (Protocol p : Protocol.values()) {
+                for (int t = 0; t < Kernels.TYPES.size(); t++) {
+                    MemorySegment f = load(CudaTuning.kernelProtocol(p), t);
+                    perSm = Math.min(perSm, CudaDriver.maxActiveBlocksPerMultiprocessor(f, CudaTuning.threads(p), 0));
+                }
+            }
+            residentBlocks = Math.max(1, device.multiprocessors() * perSm);
+        }
+        return residentBlocks;
+    }
+
+    /** Lets this GPU's kernels write {@code other}'s memory (once per pair; the caller checked that they may). */
+    void reach(DomainGpu other) {
+        if (other != this && peers.add(other.device.pciBusId())) {
+            device.makeCurrent();
+            CudaDriver.enablePeerAccess(other.device.context());
+        }
+    }
+
+    /** Raises the abort word: every kernel on this GPU stops waiting (they report ABORTED). */
+    void abort() {
+        device.makeCurrent();
+        synchronized (setup) {
+            CudaDriver.memsetAsync(abortFlag, (byte) 1, 1, setup);
+            CudaDriver.synchronize(setup);
+        }
+    }
+
+    /** Unloads the module and frees the memory; the domain's last rank has left. */
+    void close() {
+        device.makeCurrent();
+        if (module != null) {
+            CudaDriver.unloadModule(module);
+        }
+        CudaDriver.destroyStream(setup);
+        arena.close();
+    }
+}
