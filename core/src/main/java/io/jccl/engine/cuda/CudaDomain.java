@@ -214,13 +214,15 @@ final class CudaDomain {
         return peerAccess.contains(List.of(a.device.pciBusId(), b.device.pciBusId()));
     }
 
-    /** Whether a connection's ends are on two GPUs, or one end on the CPU: it needs system-scope ordering and no LL128. */
+    /**
+     * Whether a connection's ends are on two GPUs, or one end is the CPU (the socket proxy): it
+     * needs system-scope ordering and no LL128.
+     */
     boolean crossesGpus(int from, int to) {
-        if (local[from] && local[to]) {
-            return gpuOf[from] != gpuOf[to];
+        if (overSockets(from, to)) {
+            return true; // the CPU's proxy is the other end, even between threads of this process
         }
-        int other = local[from] ? to : from;
-        return otherGpu[other] || overSockets(from, to);
+        return local[from] && local[to] ? gpuOf[from] != gpuOf[to] : otherGpu[local[from] ? to : from];
     }
 
     /** How rank {@code from} of this process reaches rank {@code to} of this process (JCCL_DEBUG=INFO). */

@@ -8,8 +8,9 @@
  * threads running their operations in order; a kernel launch runs the emulated kernel named by
  * cuModuleGetFunction with 64 threads per block (the kernels take any multiple of 32); events count
  * completions. What a GPU would fault on, a launch refuses: a stream of another context than the
- * current one, and a buffer or FIFO in another GPU's memory without peer access enabled to it or,
- * for a FIFO, without JCCL_CONN_SYSTEM (another GPU's writes need system-scope ordering).
+ * current one, a buffer or FIFO in another GPU's memory without peer access enabled to it, and a
+ * FIFO there or in cuMemHostAlloc'd memory (another GPU's or the socket proxy's) without
+ * JCCL_CONN_SYSTEM (another agent's accesses need system-scope ordering).
  */
 #include <cstdio>
 #include <cstring>
@@ -254,8 +255,12 @@ int reachable(const jccl_batch& batch, int device) {
             for (uint32_t s = lanes[i].first; s < lanes[i].first + lanes[i].count; s++) {
                 for (int k = 0; k < steps[s].nrecv + steps[s].nsend; k++) {
                     const jccl_conn& c = conns[k < steps[s].nrecv ? steps[s].recv[k] : steps[s].send[k - steps[s].nrecv]];
-                    if (!onOtherGpu(c.fifo)) continue;
-                    if (!reaches(device, rangeOf((uintptr_t)c.fifo).device)) return ILLEGAL_ADDRESS;
+                    Range r = rangeOf((uintptr_t)c.fifo);
+                    /* cuMemHostAlloc'd FIFOs are the socket proxy's or between two GPUs: another
+                     * agent is always at the other end (pinned /dev/shm FIFOs may be one GPU's) */
+                    bool hostAlloc = r.type == 1 && r.owner == HEAP;
+                    if (!hostAlloc && !onOtherGpu(c.fifo)) continue;
+                    if (!hostAlloc && !reaches(device, r.device)) return ILLEGAL_ADDRESS;
                     if (!(c.flags & JCCL_CONN_SYSTEM)) return FAKE_GPU_SCOPE_ACROSS_GPUS;
                 }
             }
@@ -352,7 +357,7 @@ CUresult cuGetErrorName(CUresult e, const char** s) {
 CUresult cuGetErrorString(CUresult e, const char** s) {
     *s = e == INVALID_VALUE ? "invalid argument"
         : e == ILLEGAL_ADDRESS ? "a launch uses memory of another GPU without peer access to it (fake driver)"
-        : e == FAKE_GPU_SCOPE_ACROSS_GPUS ? "a FIFO on another GPU without JCCL_CONN_SYSTEM (fake driver)"
+        : e == FAKE_GPU_SCOPE_ACROSS_GPUS ? "a FIFO on another GPU or shared with the CPU without JCCL_CONN_SYSTEM (fake driver)"
         : "an error of the fake driver";
     return OK;
 }
