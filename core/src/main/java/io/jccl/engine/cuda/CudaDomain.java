@@ -80,7 +80,7 @@ final class CudaDomain {
     }
 
     CudaDomain(int nranks, Config config, CudaDevice device) {
-        this(nranks, config, device, tuner(config, nranks, device, null), null, null, nranks, new boolean[nranks]);
+        this(nranks, config, device, tuner(config, nranks, device, nranks, null), null, null, nranks, new boolean[nranks]);
     }
 
     /**
@@ -105,17 +105,11 @@ final class CudaDomain {
     }
 
     /**
-     * The tuner: JCCL_TUNING_FILE's table when one is given (its text as rank 0 read it when
-     * {@code tuningText} is not null); else the table measured on this GPU model that jccl ships,
-     * if any ({@link CudaTuning#bundledTable}), for the calls it covers; else the cost model.
+     * The tuner of {@code nranks} ranks on {@code device}, at most {@code sharing} of them on one
+     * GPU: {@link CudaTuning#tuner} for this GPU's name and multiprocessors.
      */
-    static Tuner tuner(Config config, int nranks, CudaDevice device, String tuningText) {
-        String text = tuningText != null ? tuningText
-                : config.tuningFile() == null ? CudaTuning.bundledTable(device.name()) : null;
-        if (text == null) {
-            return Tuner.create(config, nranks, 1);
-        }
-        return Tuner.create(config, nranks, 1, Runtime.getRuntime().availableProcessors(), text);
+    static Tuner tuner(Config config, int nranks, CudaDevice device, int sharing, String tuningText) {
+        return CudaTuning.tuner(config, nranks, sharing, device.name(), device.multiprocessors(), tuningText);
     }
 
     /** Device memory that lives as long as the domain, zeroed before any kernel sees it. */
