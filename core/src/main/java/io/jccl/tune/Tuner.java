@@ -47,9 +47,22 @@ public final class Tuner {
     private final TunerRules rules;
     /** The schedule-derived costs of the algorithms that have no formula of their own. */
     private final ScheduleCost scheduleCost;
+    /** The engine's channels, or null for the host engine's ({@link #channels}). */
+    private final ChannelRule channelRule;
 
-    private Tuner(Config config, ServerLayout layout, int cores, CostModel model, TuningTable table, TunerRules rules) {
+    /**
+     * How many channels an engine runs a call of {@code bytes} (as {@link CallSize} counts) in
+     * protocol {@code p} on, where it sizes them itself: what the model then prices.
+     */
+    @FunctionalInterface
+    public interface ChannelRule {
+        int channels(long bytes, Protocol p);
+    }
+
+    private Tuner(Config config, ServerLayout layout, int cores, CostModel model, TuningTable table, TunerRules rules,
+                  ChannelRule channelRule) {
         this.config = config;
+        this.channelRule = channelRule;
         this.nranks = layout.nranks();
         this.layout = layout;
         this.nNodes = layout.servers();
@@ -76,16 +89,20 @@ public final class Tuner {
 
     /** The tuner of ranks laid out on servers as {@code layout} says; reads its tuning file if it names one. */
     public static Tuner create(Config config, ServerLayout layout) {
+        return create(config, layout, Runtime.getRuntime().availableProcessors(), tuningText(config));
+    }
+
+    /** The contents of the configuration's tuning file, or null when it names none. */
+    public static String tuningText(Config config) {
         Path f = config.tuningFile();
-        String text = null;
-        if (f != null) {
-            try {
-                text = Files.readString(f);
-            } catch (IOException e) {
-                throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_TUNING_FILE", "cannot be read: " + f + ": " + e);
-            }
+        if (f == null) {
+            return null;
         }
-        return create(config, layout, Runtime.getRuntime().availableProcessors(), text);
+        try {
+            return Files.readString(f);
+        } catch (IOException e) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_TUNING_FILE", "cannot be read: " + f + ": " + e);
+        }
     }
 
     /** As {@link #create(Config, ServerLayout, int, String)}, the ranks numbered node by node. */
@@ -99,6 +116,17 @@ public final class Tuner {
      * for none; {@code config.tuningFile()} names it in messages).
      */
     public static Tuner create(Config config, ServerLayout layout, int cores, String tuningText) {
+        CostModel host = CostModel.HOST.withInterServer(config.interBandwidth(), config.interLatency())
+                .withIntraServer(config.intraBandwidth(), config.intraLatency());
+        return create(config, layout, cores, tuningText, host, null);
+    }
+
+    /**
+     * As {@link #create(Config, ServerLayout, int, String)} for an engine with a cost model of its
+     * own and, unless {@code channelRule} is null, its own channels (the CUDA engine's).
+     */
+    public static Tuner create(Config config, ServerLayout layout, int cores, String tuningText, CostModel model,
+                               ChannelRule channelRule) {
         TuningTable table = null;
         TunerRules rules = null;
         if (tuningText != null) {
@@ -113,9 +141,7 @@ public final class Tuner {
                 throw JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_TUNING_FILE", source + ": " + e.getMessage());
             }
         }
-        return new Tuner(config, layout, cores, CostModel.HOST.withInterServer(config.interBandwidth(), config.interLatency())
-                .withIntraServer(config.intraBandwidth(), config.intraLatency()),
-                table, rules);
+        return new Tuner(config, layout, cores, model, table, rules, channelRule);
     }
 
     /** A tuner with an explicit model, table and machine (for tests and the calibrator's checks). */
@@ -125,7 +151,7 @@ public final class Tuner {
 
     /** The same on ranks laid out as {@code layout}. */
     public static Tuner of(Config config, ServerLayout layout, int cores, CostModel model, TuningTable table) {
-        return new Tuner(config, layout, cores, model, table, null);
+        return new Tuner(config, layout, cores, model, table, null, null);
     }
 
     /** Which server each rank is on. */
@@ -181,11 +207,15 @@ public final class Tuner {
     }
 
     /**
-     * The host engine's channels for {@code bytes} in {@code p}: one per message-sized piece of each
-     * rank's share, at most one per core for each rank of this process (more lanes than cores only
-     * add switching), within the configured bounds.
+     * The channels for {@code bytes} in {@code p}: the engine's {@link ChannelRule} where it gave
+     * one; else the host engine's, one per message-sized piece of each rank's share, at most one
+     * per core for each rank of this process (more lanes than cores only add switching), within
+     * the configured bounds.
      */
     public int channels(long bytes, Protocol p) {
+        if (channelRule != null) {
+            return channelRule.channels(bytes, p);
+        }
         long message = Math.max(1, p.maxMessageBytes(config.buffSize(p)));
         long bySize = Math.max(1, bytes / (message * nranks));
         int byCores = Math.max(1, cores / nranks);

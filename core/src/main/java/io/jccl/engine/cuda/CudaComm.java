@@ -147,8 +147,8 @@ public final class CudaComm {
             Config shared = where.withoutLl128() ? CudaDomain.withoutLl128(s.applyTo(config), rank) : s.applyTo(config);
             ProcessFifos remote = where.otherProcessesHere ? new ProcessFifos(kind, where.processes, config.timeout(), where.viaHost)
                     : null;
-            return new CudaDomain(n, shared, device, CudaDomain.tuner(shared, n, device, s.tuningText()), remote, where.local,
-                    where.sharing, where.otherGpu);
+            return new CudaDomain(n, shared, device, CudaDomain.tuner(shared, n, device, where.sharing, s.tuningText()), remote,
+                    where.local, where.sharing, where.otherGpu);
         });
         if (where.otherProcessesHere && rank == firstLocal(where.local)) {
             io.jccl.engine.host.ShmFiles.removeStale();

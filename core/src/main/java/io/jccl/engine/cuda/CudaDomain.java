@@ -74,12 +74,15 @@ final class CudaDomain {
     /**
      * Ranks of this process only, rank r on {@code devices[r]} (several may share one). Where the
      * GPUs differ, pairs that may access each other's memory both ways (and JCCL_P2P_DISABLE is
-     * off) get their FIFOs in device memory, the others in pinned host memory.
+     * off) get their FIFOs in device memory, the others in pinned host memory, and no table
+     * measured with the ranks on one GPU decides their calls: the GPU's cost model does.
      */
     CudaDomain(Config config, List<CudaDevice> devices) {
         this(devices.size(), config, devices.toArray(CudaDevice[]::new),
-                tuner(config, devices.size(), devices.getFirst(), null), null, mostOnOneGpu(devices),
-                new boolean[devices.size()]);
+                CudaTuning.tuner(config, devices.size(), mostOnOneGpu(devices),
+                        mostOnOneGpu(devices) == devices.size() ? devices.getFirst().name() : null,
+                        devices.stream().mapToInt(CudaDevice::multiprocessors).min().orElseThrow(), null),
+                null, mostOnOneGpu(devices), new boolean[devices.size()]);
     }
 
     /**
@@ -149,17 +152,11 @@ final class CudaDomain {
     }
 
     /**
-     * The tuner: JCCL_TUNING_FILE's table when one is given (its text as rank 0 read it when
-     * {@code tuningText} is not null); else the table measured on this GPU model that jccl ships,
-     * if any ({@link CudaTuning#bundledTable}), for the calls it covers; else the cost model.
+     * The tuner of {@code nranks} ranks on {@code device}, at most {@code sharing} of them on one
+     * GPU: {@link CudaTuning#tuner} for this GPU's name and multiprocessors.
      */
-    static Tuner tuner(Config config, int nranks, CudaDevice device, String tuningText) {
-        String text = tuningText != null ? tuningText
-                : config.tuningFile() == null ? CudaTuning.bundledTable(device.name()) : null;
-        if (text == null) {
-            return Tuner.create(config, nranks, 1);
-        }
-        return Tuner.create(config, nranks, 1, Runtime.getRuntime().availableProcessors(), text);
+    static Tuner tuner(Config config, int nranks, CudaDevice device, int sharing, String tuningText) {
+        return CudaTuning.tuner(config, nranks, sharing, device.name(), device.multiprocessors(), tuningText);
     }
 
     /**

@@ -1,13 +1,16 @@
 package io.jccl.engine.cuda;
 
+import io.jccl.Config;
 import io.jccl.kernels.WorkLayout;
 import io.jccl.proto.Protocol;
+import io.jccl.topo.ServerLayout;
+import io.jccl.tune.Tuner;
 
 /**
  * Launch shapes: threads per block by protocol, NCCL's (LL and Simple 512, LL128 640: the LL and
  * LL128 buffer sizes of io.jccl.proto.Protocol are computed from these counts), the kernel
  * protocol index, and the channels (blocks per rank) of a call when the configuration leaves them
- * open.
+ * open; and the tuner that chooses algorithm and protocol on a GPU.
  */
 final class CudaTuning {
     private CudaTuning() {
@@ -49,16 +52,41 @@ final class CudaTuning {
     /**
      * The tuning table measured on a GPU of this name and shipped with jccl (resources
      * {@code io/jccl/engine/cuda/tuning/<name>.json}, the name lower-cased with every run of other
-     * characters than letters and digits made one '-'), or null when there is none. Written by
-     * {@code jccl perf --engine cuda --table} (docs/gpu.md).
+     * characters than letters and digits made one '-'), or null when there is none or
+     * {@code gpuName} is null (ranks spread over GPUs: the tables are measured with all on one).
+     * Written by {@code jccl perf --engine cuda --table} (docs/gpu.md).
      */
     static String bundledTable(String gpuName) {
+        if (gpuName == null) {
+            return null;
+        }
         String file = gpuName.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
         try (java.io.InputStream in = CudaTuning.class.getResourceAsStream("tuning/" + file + ".json")) {
             return in == null ? null : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("reading jccl's tuning table for " + gpuName, e);
         }
+    }
+
+    /**
+     * The tuner of {@code nranks} ranks, at most {@code sharing} of them on one GPU, on a GPU named
+     * {@code gpuName} (null: on several GPUs) with {@code multiprocessors} multiprocessors: JCCL_TUNING_FILE's table or rules
+     * when one is given (its text as rank 0 read it when {@code tuningText} is not null); else the
+     * table measured on this GPU model that jccl ships, if any ({@link #bundledTable}), for the
+     * calls it covers; else, and for the calls a table leaves out, the GPU's cost model
+     * ({@link CudaCostModel}), pricing the channels the engine will run: {@link #channels}, taking
+     * one resident block per multiprocessor, as on the H100 (the planner counts them); or, where
+     * channel bounds are given, the host engine's, which the planner then keeps.
+     */
+    static Tuner tuner(Config config, int nranks, int sharing, String gpuName, int multiprocessors, String tuningText) {
+        String text = tuningText;
+        if (text == null) {
+            text = config.tuningFile() == null ? bundledTable(gpuName) : Tuner.tuningText(config);
+        }
+        int perRank = Math.max(1, multiprocessors / Math.max(1, sharing));
+        Tuner.ChannelRule gpuChannels = config.channelBoundsGiven() ? null : (bytes, p) -> channels(p, bytes, perRank);
+        return Tuner.create(config, ServerLayout.single(nranks), Runtime.getRuntime().availableProcessors(), text,
+                CudaCostModel.of(nranks, sharing), gpuChannels);
     }
 
     static int kernelProtocol(Protocol p) {
