@@ -423,9 +423,10 @@ public final class CudaComm {
         } catch (JcclException e) {
             // The peers' kernels of this call are running, waiting for this rank's: stop them now
             // rather than at their timeout, and refuse further work on this rank.
-            failure = new JcclException(e.code(), rank, "launching its kernel: " + e.detail(), e);
+            JcclException failed = new JcclException(e.code(), rank, "launching its kernel: " + e.detail(), e);
+            failure = failed;
             domain.abort();
-            throw (JcclException) failure;
+            throw failed;
         }
         if (lastEvent == null) {
             lastEvent = CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING);
@@ -517,7 +518,11 @@ public final class CudaComm {
 
     /** Whether this rank's kernels have reported a failure that {@link #checkStatus} has not taken yet. */
     boolean kernelsFailed() {
-        return statusCode() != WorkLayout.STATUS_OK;
+        try {
+            return !closed && statusCode() != WorkLayout.STATUS_OK;
+        } catch (IllegalStateException e) {
+            return false; // closed meanwhile: its status memory is gone, and what it said is taken
+        }
     }
 
     private int statusCode() {
