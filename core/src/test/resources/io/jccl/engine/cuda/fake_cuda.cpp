@@ -136,7 +136,7 @@ struct Stream {
     bool busy = false, stop = false;
     std::thread worker;
 
-    Stream();
+    Stream() : worker([this] { loop(); }) {}
 
     void loop() {
         std::unique_lock<std::mutex> g(lock);
@@ -170,39 +170,16 @@ struct Stream {
         return work.empty() && !busy;
     }
 
-    ~Stream();
+    ~Stream() {
+        drain();
+        {
+            std::lock_guard<std::mutex> g(lock);
+            stop = true;
+            changed.notify_all();
+        }
+        worker.join();
+    }
 };
-
-/* Live streams, so that freeing device memory waits for its device's work, as cuMemFree does. */
-std::mutex streamsLock;
-std::set<Stream*> streams;
-
-Stream::Stream() : worker([this] { loop(); }) {
-    std::lock_guard<std::mutex> g(streamsLock);
-    streams.insert(this);
-}
-
-Stream::~Stream() {
-    {
-        std::lock_guard<std::mutex> g(streamsLock);
-        streams.erase(this);
-    }
-    drain();
-    {
-        std::lock_guard<std::mutex> g(lock);
-        stop = true;
-        changed.notify_all();
-    }
-    worker.join();
-}
-
-/* Waits until every stream of `device` has run what it was given. */
-void drainDevice(int device) {
-    std::lock_guard<std::mutex> g(streamsLock);
-    for (Stream* s : streams) {
-        if (s->device == device) s->drain();
-    }
-}
 
 struct Event {
     std::mutex lock;
@@ -368,12 +345,7 @@ CUresult cuMemAlloc_v2(uint64_t* p, size_t bytes) {
     *p = (uint64_t)m;
     return OK;
 }
-/* As the driver's, it waits for the device's work first: a kernel still running must not lose its memory. */
-CUresult cuMemFree_v2(uint64_t p) {
-    int device = rangeOf((uintptr_t)p).device;
-    if (device >= 0) drainDevice(device);
-    return release(reinterpret_cast<void*>(p), MEMFD) ? OK : INVALID_VALUE;
-}
+CUresult cuMemFree_v2(uint64_t p) { return release(reinterpret_cast<void*>(p), MEMFD) ? OK : INVALID_VALUE; }
 CUresult cuMemHostAlloc(void** p, size_t bytes, unsigned) {
     *p = allocate(bytes, 1 /* CU_MEMORYTYPE_HOST */);
     return *p ? OK : 2;
