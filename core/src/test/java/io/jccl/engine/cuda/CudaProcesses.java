@@ -153,6 +153,12 @@ final class CudaProcesses {
                                        String... args) {
         ProcessBuilder pb = ChildJvm.rank(root.id(), r, n, cudaLib == null ? List.of() : List.of("-Djccl.cuda.lib=" + cudaLib),
                 CudaProcessRank.class.getName(), args);
+        if (cudaLib != null) {
+            // The fake driver runs each CUDA thread of a block as a host thread: the channels the
+            // GPU's tuner would size to its 16 multiprocessors (4 per rank for 3 ranks, 768 spinning
+            // threads in 3 JVMs) starve each other on 2 cores past the 60 s timeout now and then.
+            pb.environment().put("JCCL_MAX_NCHANNELS", "1");
+        }
         pb.environment().putAll(env);
         return pb;
     }
