@@ -16,7 +16,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link Communicator#split} calls meet, as the ranks of {@code init} meet through their bootstrap.
  * The k-th split of every rank forms round k; the last rank to arrive makes the new communicators
  * (one {@code initAll} per color, each rank keeping its own configuration, and on the CUDA engine
- * its GPU) and hands each rank its own. A rank waits at most its timeout, then fails naming the ranks that did not call.
+ * its GPU) and hands each rank its own. A rank waits at most its timeout, then fails naming the
+ * ranks that did not call.
  */
 final class ThreadRanks {
     private final int n;

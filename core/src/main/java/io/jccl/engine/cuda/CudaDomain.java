@@ -78,11 +78,16 @@ final class CudaDomain {
      * measured with the ranks on one GPU decides their calls: the GPU's cost model does.
      */
     CudaDomain(Config config, List<CudaDevice> devices) {
-        this(devices.size(), config, devices.toArray(CudaDevice[]::new),
-                CudaTuning.tuner(config, devices.size(), mostOnOneGpu(devices),
-                        mostOnOneGpu(devices) == devices.size() ? devices.getFirst().name() : null,
-                        devices.stream().mapToInt(CudaDevice::multiprocessors).min().orElseThrow(), null),
-                null, mostOnOneGpu(devices), new boolean[devices.size()]);
+        this(devices.size(), config, devices.toArray(CudaDevice[]::new), tuner(config, devices), null, mostOnOneGpu(devices),
+                new boolean[devices.size()]);
+    }
+
+    /** The tuner of ranks of this process on {@code devices}: no bundled table unless they are all on one GPU. */
+    private static Tuner tuner(Config config, List<CudaDevice> devices) {
+        int sharing = mostOnOneGpu(devices);
+        int fewestSms = devices.stream().mapToInt(CudaDevice::multiprocessors).min().orElseThrow();
+        return CudaTuning.tuner(config, devices.size(), sharing, sharing == devices.size() ? devices.getFirst().name() : null,
+                fewestSms, null);
     }
 
     /**

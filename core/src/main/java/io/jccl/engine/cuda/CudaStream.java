@@ -79,7 +79,8 @@ public final class CudaStream implements Stream, AutoCloseable {
             CudaDriver.synchronize(handle);
         } else {
             List<CudaComm> watch = watched();
-            // Polled instead of one blocking call, so that a peer process's death, or a failure on another GPU, is noticed.
+            // Polled instead of one blocking call, so that a peer process's death, or a failure on
+            // another GPU, is noticed.
             for (int polls = 0; !CudaDriver.streamDone(handle); polls++) {
                 watch.forEach(CudaComm::watchPeers);
                 if (polls < SPIN_POLLS) {

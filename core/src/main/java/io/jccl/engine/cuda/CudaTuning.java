@@ -70,8 +70,8 @@ final class CudaTuning {
 
     /**
      * The tuner of {@code nranks} ranks, at most {@code sharing} of them on one GPU, on a GPU named
-     * {@code gpuName} (null: on several GPUs) with {@code multiprocessors} multiprocessors: JCCL_TUNING_FILE's table or rules
-     * when one is given (its text as rank 0 read it when {@code tuningText} is not null); else the
+     * {@code gpuName} (null: on several GPUs) with {@code multiprocessors} multiprocessors:
+     * JCCL_TUNING_FILE's table or rules when one is given (its text as rank 0 read it when {@code tuningText} is not null); else the
      * table measured on this GPU model that jccl ships, if any ({@link #bundledTable}), for the
      * calls it covers; else, and for the calls a table leaves out, the GPU's cost model
      * ({@link CudaCostModel}), pricing the channels the engine will run: {@link #channels}, taking
