@@ -132,9 +132,9 @@ public final class CudaComm {
      * processes, on several GPUs and hosts ({@link CudaPeers} says how each is reached): rank 0's
      * plan-deciding settings and tuning file reach every rank, ranks that are threads of this
      * process share a domain (each calls this from its own thread), and a barrier ends init once
-     * every rank has joined. Collective over the bootstrap. Refused, naming the rank: a rank of this
-     * process on another GPU, a rank of this host whose /dev/shm differs, and JCCL_PROTO=LL128 alone
-     * where a connection crosses PCIe.
+     * every rank has joined; they may be on several GPUs, as with {@link #createAll}. Collective
+     * over the bootstrap. Refused, naming the rank: a rank of this host whose /dev/shm differs, and
+     * JCCL_PROTO=LL128 alone where a connection crosses PCIe.
      */
     public static CudaComm join(io.jccl.bootstrap.Bootstrap bootstrap, Config config, CudaDevice device) {
         int rank = bootstrap.rank();
@@ -145,10 +145,10 @@ public final class CudaComm {
         ProcessFifos.Kind kind = s.p2pDisable() ? ProcessFifos.Kind.HOST : ProcessFifos.Kind.IPC;
         CudaDomain d = JOINING.computeIfAbsent(s.commId(), id -> {
             Config shared = where.withoutLl128() ? CudaDomain.withoutLl128(s.applyTo(config), rank) : s.applyTo(config);
-            ProcessFifos remote = where.otherProcessesHere ? new ProcessFifos(kind, where.processes, config.timeout(), where.viaHost)
-                    : null;
-            return new CudaDomain(n, shared, device, CudaDomain.tuner(shared, n, device, where.sharing, s.tuningText()), remote,
-                    where.local, where.sharing, where.otherGpu);
+            ProcessFifos remote = where.otherProcessesHere ? new ProcessFifos(kind, where, config.timeout()) : null;
+            CudaDevice[] devices = where.localDevices(device);
+            return new CudaDomain(n, shared, devices, where.gpus, CudaDomain.tuner(shared, n, devices, where.sharing,
+                    where.severalGpusOnAHost, s.tuningText()), remote, where.sharing);
         });
         if (where.otherProcessesHere && rank == firstLocal(where.local)) {
             io.jccl.engine.host.ShmFiles.removeStale();
@@ -175,7 +175,7 @@ public final class CudaComm {
                 for (int r = 0; r < n; r++) {
                     if (r != rank) {
                         b.append("jccl INFO rank ").append(rank).append(": ").append(where.processes.describe(r)).append(" via ")
-                                .append(where.transport(r, d.config, kind)).append('\n');
+                                .append(where.transport(r, d, kind)).append('\n');
                     }
                 }
                 if (where.otherProcessesOnThisGpu) {

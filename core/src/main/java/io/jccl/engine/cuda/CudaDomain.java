@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * one (p2p on one GPU) or reaches it (peer access both ways, enabled on first use), else pinned
  * host memory both GPUs map (JCCL_P2P_DISABLE chooses that too). When the communicator has ranks
  * in other processes, the FIFOs of their connections come from {@link ProcessFifos} (CUDA IPC, or
- * pinned host memory), and then this process's ranks share one GPU.
+ * pinned host memory).
  */
 final class CudaDomain {
     final int nranks;
@@ -34,8 +34,8 @@ final class CudaDomain {
      * resident blocks over this. Every rank computes the same, so plans agree.
      */
     final int sharing;
-    /** Ranks of other processes of this host on another GPU: their FIFOs are pinned host memory, reached at system scope. */
-    private final boolean[] otherGpu;
+    /** Each rank's GPU by PCI bus id (ranks behind sockets too, unused): connections between two are at system scope. */
+    private final String[] gpuIds;
     final Map<CudaPlanner.CallKey, CudaPlanner.Planned> plans = new ConcurrentHashMap<>();
     /** Which lane uses each connection in a plan (plans are cached per shape, so this is bounded too). */
     private final Map<io.jccl.plan.Plan, Map<io.jccl.plan.Connection, Integer>> lanes = new ConcurrentHashMap<>();
@@ -78,33 +78,23 @@ final class CudaDomain {
      * measured with the ranks on one GPU decides their calls: the GPU's cost model does.
      */
     CudaDomain(Config config, List<CudaDevice> devices) {
-        this(devices.size(), config, devices.toArray(CudaDevice[]::new), tuner(config, devices), null, mostOnOneGpu(devices),
-                new boolean[devices.size()]);
-    }
-
-    /** The tuner of ranks of this process on {@code devices}: no bundled table unless they are all on one GPU. */
-    private static Tuner tuner(Config config, List<CudaDevice> devices) {
-        int sharing = mostOnOneGpu(devices);
-        int fewestSms = devices.stream().mapToInt(CudaDevice::multiprocessors).min().orElseThrow();
-        return CudaTuning.tuner(config, devices.size(), sharing, sharing == devices.size() ? devices.getFirst().name() : null,
-                fewestSms, null);
+        this(devices.size(), config, devices.toArray(CudaDevice[]::new),
+                devices.stream().map(CudaDevice::pciBusId).toArray(String[]::new),
+                tuner(config, devices.size(), devices.toArray(CudaDevice[]::new), mostOnOneGpu(devices), false, null), null,
+                mostOnOneGpu(devices));
     }
 
     /**
-     * The ranks of this process ({@code local}) of a communicator spanning processes; {@code remote}
-     * makes the FIFOs of connections with the others; at most {@code sharing} ranks are on one GPU,
-     * and {@code otherGpu} marks the ranks of this host's other processes on another GPU than this one's.
+     * The ranks of this process of a communicator that may span processes: rank r on
+     * {@code devices[r]} (null for ranks of other processes), each rank's GPU named by
+     * {@code gpuIds}; {@code remote} makes the FIFOs of connections with the other processes' ranks
+     * (null if none is on this host); at most {@code sharing} ranks are on one GPU.
      */
-    CudaDomain(int nranks, Config config, CudaDevice device, Tuner tuner, ProcessFifos remote, boolean[] local, int sharing,
-               boolean[] otherGpu) {
-        this(nranks, config, onLocalRanks(device, local), tuner, remote, sharing, otherGpu);
-    }
-
-    private CudaDomain(int nranks, Config config, CudaDevice[] devices, Tuner tuner, ProcessFifos remote, int sharing,
-                       boolean[] otherGpu) {
+    CudaDomain(int nranks, Config config, CudaDevice[] devices, String[] gpuIds, Tuner tuner, ProcessFifos remote,
+               int sharing) {
         this.nranks = nranks;
         this.sharing = sharing;
-        this.otherGpu = otherGpu;
+        this.gpuIds = gpuIds;
         this.config = config;
         this.tuner = tuner;
         this.remote = remote;
@@ -131,14 +121,6 @@ final class CudaDomain {
         }
     }
 
-    private static CudaDevice[] onLocalRanks(CudaDevice device, boolean[] local) {
-        CudaDevice[] devices = new CudaDevice[local.length];
-        for (int r = 0; r < local.length; r++) {
-            devices[r] = local[r] ? device : null;
-        }
-        return devices;
-    }
-
     /** The most ranks on any one GPU (their blocks must be resident together). */
     static int mostOnOneGpu(List<CudaDevice> devices) {
         Map<String, Integer> perGpu = new HashMap<>();
@@ -157,11 +139,16 @@ final class CudaDomain {
     }
 
     /**
-     * The tuner of {@code nranks} ranks on {@code device}, at most {@code sharing} of them on one
-     * GPU: {@link CudaTuning#tuner} for this GPU's name and multiprocessors.
+     * The tuner of {@code nranks} ranks, this process's on {@code devices} (null for the others'),
+     * at most {@code sharing} of them on one GPU: {@link CudaTuning#tuner} for the fewest
+     * multiprocessors of those GPUs, and no bundled table where the ranks are on several GPUs of
+     * a host ({@code severalGpus}, or this process's alone): the tables are measured on one.
      */
-    static Tuner tuner(Config config, int nranks, CudaDevice device, int sharing, String tuningText) {
-        return CudaTuning.tuner(config, nranks, sharing, device.name(), device.multiprocessors(), tuningText);
+    static Tuner tuner(Config config, int nranks, CudaDevice[] devices, int sharing, boolean severalGpus, String tuningText) {
+        List<CudaDevice> mine = java.util.Arrays.stream(devices).filter(java.util.Objects::nonNull).toList();
+        boolean oneGpu = !severalGpus && mine.stream().map(CudaDevice::pciBusId).distinct().count() == 1;
+        int fewestSms = mine.stream().mapToInt(CudaDevice::multiprocessors).min().orElseThrow();
+        return CudaTuning.tuner(config, nranks, sharing, oneGpu ? mine.getFirst().name() : null, fewestSms, tuningText);
     }
 
     /**
@@ -191,7 +178,8 @@ final class CudaDomain {
         long bytes = WorkLayout.FIFO_SLOTS + WorkLayout.STEPS * slotBytes(p);
         if (remote != null && !(local[from] && local[to])) {
             // Outside the lock: a sender may wait here for another process, while other local ranks make theirs.
-            return remote.fifo(k, bytes, local[to] ? to : from, gpus.getFirst()::zeroed, () -> aborted);
+            int mine = local[to] ? to : from;
+            return remote.fifo(k, bytes, mine, gpuOf[mine], () -> aborted);
         }
         synchronized (fifos) {
             return fifos.computeIfAbsent(k, x -> localFifo(from, to, bytes));
@@ -224,7 +212,7 @@ final class CudaDomain {
         if (overSockets(from, to)) {
             return true; // the CPU's proxy is the other end, even between threads of this process
         }
-        return local[from] && local[to] ? gpuOf[from] != gpuOf[to] : otherGpu[local[from] ? to : from];
+        return !gpuIds[from].equals(gpuIds[to]);
     }
 
     /** How rank {@code from} of this process reaches rank {@code to} of this process (JCCL_DEBUG=INFO). */

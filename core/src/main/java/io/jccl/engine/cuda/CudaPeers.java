@@ -21,8 +21,8 @@ import java.util.Map;
  * rank 0's transport settings, so that both ends of every connection choose alike.
  *
  * <ul>
- *   <li>a rank of this process: its FIFOs in device memory (ranks of one process that meet through
- *       a bootstrap share one GPU; {@code initAllCuda} with a list of GPUs is {@link CudaDomain}'s);</li>
+ *   <li>a rank of this process: what its {@link CudaDomain} says (device memory on one GPU, or
+ *       between GPUs with peer access; else pinned host memory);</li>
  *   <li>another process of this host on this GPU: CUDA IPC, or pinned host memory with
  *       JCCL_P2P_DISABLE ({@link ProcessFifos});</li>
  *   <li>another process of this host on another GPU: CUDA IPC where peer access works both ways,
@@ -37,10 +37,6 @@ final class CudaPeers {
     final PeerProcesses processes;
     /** Ranks of this process. */
     final boolean[] local;
-    /** Ranks of other processes of this host on another GPU (not behind sockets). */
-    final boolean[] otherGpu;
-    /** Of those, the ones reached through pinned host memory (no peer access both ways). */
-    final boolean[] viaHost;
     /** Each rank's GPU, by PCI bus id. */
     final String[] gpus;
     /** Some rank of another process of this host is on this GPU, or another (then /dev/shm is where they meet). */
@@ -53,6 +49,11 @@ final class CudaPeers {
     final int sharing;
     /** Some host holds ranks on two GPUs. */
     final boolean severalGpusOnAHost;
+    /**
+     * Where some host holds ranks on two GPUs: row r is rank r's view of which ranks' GPUs its own
+     * GPU may access (1), as its process's driver sees it; null otherwise.
+     */
+    private final byte[][] reach;
 
     private CudaPeers(Bootstrap bootstrap, SharedSettings s, CudaDevice device) {
         rank = bootstrap.rank();
@@ -65,30 +66,20 @@ final class CudaPeers {
         PeerInfo me = bootstrap.peer(rank);
         processes = new PeerProcesses(s.commId(), bootstrap.peers(), me, s.p2pDisable(), s.shmDisable());
         local = new boolean[size];
-        otherGpu = new boolean[size];
         boolean here = false;
         boolean onThisGpu = false;
         for (int r = 0; r < size; r++) {
             local[r] = processes.inProcess(r);
-            if (!local[r] && processes.overSockets(rank, r)) {
-                continue; // its FIFOs are this process's pinned host memory, carried by the proxy
+            if (local[r] || processes.overSockets(rank, r)) {
+                continue; // behind sockets, its FIFOs are this process's pinned host memory, carried by the proxy
             }
-            otherGpu[r] = !gpus[r].equals(device.pciBusId());
-            if (otherGpu[r] && local[r]) {
-                throw new JcclException(ErrorCode.INVALID_USAGE, rank, processes.describe(r) + " is on GPU " + gpus[r]
-                        + ", this rank on " + device.pciBusId() + ": ranks of one process that meet through a bootstrap"
-                        + " share one GPU (give each GPU a process of its own, or make the ranks of this process with"
-                        + " Communicator.initAllCuda(List<CudaDevice>, Config))");
+            PeerInfo p = bootstrap.peer(r);
+            if (p.shmDevice() != me.shmDevice() || p.shmDevice() == -1) {
+                throw new JcclException(ErrorCode.INVALID_USAGE, rank, processes.describe(r) + " does not share this"
+                        + " process's /dev/shm, where the CUDA engine's processes meet");
             }
-            if (!local[r]) {
-                PeerInfo p = bootstrap.peer(r);
-                if (p.shmDevice() != me.shmDevice() || p.shmDevice() == -1) {
-                    throw new JcclException(ErrorCode.INVALID_USAGE, rank, processes.describe(r) + " does not share this"
-                            + " process's /dev/shm, where the CUDA engine's processes meet");
-                }
-                here = true;
-                onThisGpu |= !otherGpu[r];
-            }
+            here = true;
+            onThisGpu |= !otherGpu(rank, r);
         }
         otherProcessesHere = here;
         otherProcessesOnThisGpu = onThisGpu;
@@ -103,18 +94,47 @@ final class CudaPeers {
         }
         sharing = Collections.max(perGpu.values());
         severalGpusOnAHost = Collections.max(gpusPerHost.values()) > 1;
-        viaHost = otherGpu.clone();
         if (severalGpusOnAHost) {
             // Each process sees only its own driver's view of peer access: both ends must say yes.
             byte[] canReach = new byte[size];
             for (int r = 0; r < size; r++) {
-                canReach[r] = (byte) (otherGpu[r] && !s.p2pDisable() && peerAccess(device, gpus[r]) ? 1 : 0);
+                canReach[r] = (byte) (otherGpu(rank, r) && !s.p2pDisable() && peerAccess(device, gpus[r]) ? 1 : 0);
             }
-            byte[][] views = bootstrap.allGather(canReach);
-            for (int r = 0; r < size; r++) {
-                viaHost[r] = otherGpu[r] && (canReach[r] == 0 || views[r][rank] == 0);
+            reach = bootstrap.allGather(canReach);
+        } else {
+            reach = null;
+        }
+    }
+
+    /**
+     * Whether ranks {@code a} and {@code b}, one of them of this process, meet on one host (not
+     * over sockets) with each on a GPU of its own.
+     */
+    boolean otherGpu(int a, int b) {
+        return !gpus[a].equals(gpus[b]) && !processes.overSockets(a, b);
+    }
+
+    /**
+     * Whether the FIFOs between ranks {@code a} and {@code b} (one of them of this process) are in
+     * pinned host memory because they are on two GPUs without peer access both ways.
+     */
+    boolean viaHost(int a, int b) {
+        return otherGpu(a, b) && (reach == null || reach[a][b] == 0 || reach[b][a] == 0);
+    }
+
+    /**
+     * The GPU of each rank of this process ({@code mine} for this rank, the others opened by their
+     * bus ids; ranks of one process may meet through a bootstrap on several GPUs), null for the others.
+     */
+    CudaDevice[] localDevices(CudaDevice mine) {
+        CudaDevice[] devices = new CudaDevice[size];
+        for (int r = 0; r < size; r++) {
+            if (local[r]) {
+                devices[r] = gpus[r].equals(mine.pciBusId()) ? mine : CudaDevice.open(CudaDriver.deviceByPciBusId(gpus[r]));
             }
         }
+        mine.makeCurrent();
+        return devices;
     }
 
     /** Collective over the bootstrap: every rank's GPU (and, with several GPUs on a host, its peer access) all-gathered. */
@@ -137,18 +157,20 @@ final class CudaPeers {
         }
     }
 
-    /** JCCL_DEBUG=INFO: how this rank reaches {@code r}. */
-    String transport(int r, Config shared, ProcessFifos.Kind kind) {
+    /** JCCL_DEBUG=INFO: how this rank reaches {@code r}; {@code domain} is this process's ranks'. */
+    String transport(int r, CudaDomain domain, ProcessFifos.Kind kind) {
+        Config shared = domain.config;
         if (processes.overSockets(rank, r)) {
             return "NET/Socket (pinned host memory, " + shared.socketThreads() + " proxy thread(s) per direction, "
                     + shared.socksPerThread() * shared.socketThreads() + " socket(s) per connection; LL128 off)";
         }
         if (local[r]) {
-            return "P2P/device memory";
+            return domain.localTransport(rank, r);
         }
-        if (otherGpu[r]) {
-            return (viaHost[r] ? "SHM/pinned host memory" : "P2P/CUDA IPC") + " (its GPU " + gpus[r]
-                    + (viaHost[r] ? "" : ", peer access") + "; LL128 off)";
+        if (otherGpu(rank, r)) {
+            boolean host = viaHost(rank, r);
+            return (host ? "SHM/pinned host memory" : "P2P/CUDA IPC") + " (its GPU " + gpus[r]
+                    + (host ? "" : ", peer access") + "; LL128 off)";
         }
         return kind == ProcessFifos.Kind.IPC ? "P2P/CUDA IPC" : "SHM/pinned host memory";
     }

@@ -74,14 +74,14 @@ final class ProcessFifos {
     /** IPC files holding the reason an export failed, with the sender's process id. */
     private final java.util.Map<Path, Long> failedExports = new ConcurrentHashMap<>();
 
-    /** Ranks on another GPU without peer access both ways: their FIFOs are pinned host memory whatever the kind. */
-    private final boolean[] viaHost;
+    /** Where the ranks are: pairs on two GPUs without peer access both ways get pinned host memory whatever the kind. */
+    private final CudaPeers where;
 
-    ProcessFifos(Kind kind, PeerProcesses peers, Duration timeout, boolean[] viaHost) {
-        this.viaHost = viaHost;
+    ProcessFifos(Kind kind, CudaPeers where, Duration timeout) {
+        this.where = where;
+        this.peers = where.processes;
         this.commId = peers.commId;
         this.kind = kind;
-        this.peers = peers;
         this.timeout = timeout;
     }
 
@@ -144,16 +144,17 @@ final class ProcessFifos {
 
     /**
      * The device address of the FIFO {@code k} ({@code bytes} long) between a rank of this process
-     * ({@code rank}) and a rank of another: made once, whichever local rank asks first;
-     * {@code zeroed} allocates zeroed device memory of the domain.
+     * ({@code rank}, on {@code gpu}) and a rank of another: made once, by that rank (its GPU's
+     * context current: an opened handle is mapped into it).
      */
-    long fifo(CudaDomain.FifoKey k, long bytes, int rank, LongUnaryOperator zeroed, BooleanSupplier aborted) {
+    long fifo(CudaDomain.FifoKey k, long bytes, int rank, DomainGpu gpu, BooleanSupplier aborted) {
         CompletableFuture<Long> mine = new CompletableFuture<>();
         CompletableFuture<Long> f = made.putIfAbsent(k, mine);
         if (f == null) {
             try {
-                mine.complete(kind == Kind.HOST || viaHost[k.to() == rank ? k.from() : k.to()] ? hostFifo(k, bytes, rank)
-                        : k.to() == rank ? export(k, bytes, rank, zeroed) : open(k, rank, aborted));
+                gpu.device.makeCurrent();
+                mine.complete(kind == Kind.HOST || where.viaHost(k.from(), k.to()) ? hostFifo(k, bytes, rank)
+                        : k.to() == rank ? export(k, bytes, rank, gpu::zeroed) : open(k, rank, gpu.device, aborted));
             } catch (RuntimeException e) {
                 made.remove(k, mine);
                 mine.completeExceptionally(e);
@@ -211,7 +212,7 @@ final class ProcessFifos {
     }
 
     /** IPC, this process sends: waits for the receiver's handle and opens it. */
-    private long open(CudaDomain.FifoKey k, int rank, BooleanSupplier aborted) {
+    private long open(CudaDomain.FifoKey k, int rank, CudaDevice device, BooleanSupplier aborted) {
         int peer = k.to();
         long deadline = System.nanoTime() + timeout.toNanos();
         try (Arena a = Arena.ofConfined()) {
@@ -255,7 +256,10 @@ final class ProcessFifos {
                 throw new JcclException(ErrorCode.SYSTEM_ERROR, rank, "cannot open the FIFO of " + peers.describe(peer)
                         + " through CUDA IPC: " + e.getMessage() + HINT, e);
             }
-            undo.add(() -> CudaDriver.closeIpcHandle(fifo));
+            undo.add(() -> {
+                device.makeCurrent();
+                CudaDriver.closeIpcHandle(fifo);
+            });
             return fifo;
         }
     }

@@ -608,7 +608,7 @@ class CudaCollectivesTest {
     }
 
     /** Each rank's result of {@code body} run on its own thread, or the exception it threw. */
-    private static List<Object> onThreads(int n, java.util.function.IntFunction<Object> body) throws Exception {
+    static List<Object> onThreads(int n, java.util.function.IntFunction<Object> body) throws Exception {
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(n);
         try {
             List<java.util.concurrent.Future<Object>> fs = new java.util.ArrayList<>();

@@ -108,6 +108,57 @@ class CudaMultiGpuTest {
         }
     }
 
+    /**
+     * Ranks that are threads of one process on several GPUs, meeting through a bootstrap
+     * ({@code initCuda} on each thread, as one thread per GPU calls {@code ncclCommInitRank}): the
+     * same results as {@code initAllCuda}'s, with peer access, through host memory, and through
+     * the socket proxy (JCCL_P2P_DISABLE and JCCL_SHM_DISABLE).
+     */
+    @ParameterizedTest(name = "P2P off {0}, SHM off {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"false,false", "true,false", "true,true"})
+    void initCudaThreadsOnSeveralGpusMeetThroughTheBootstrap(boolean p2pOff, boolean shmOff) throws Exception {
+        int[] layout = {0, 1, 0, 1};
+        List<CudaDevice> devices = on(layout);
+        List<CudaCollectivesTest.Case> cases = List.of(
+                new CudaCollectivesTest.Case(4, "ring", Protocol.LL, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.SUM, 1001,
+                        false, 0),
+                new CudaCollectivesTest.Case(4, "tree", Protocol.SIMPLE, Collective.ALL_REDUCE, DataType.INT32, RedOp.SUM,
+                        20_003, true, 0),
+                new CudaCollectivesTest.Case(4, "ring", Protocol.SIMPLE, Collective.ALL_GATHER, DataType.UINT8, null, 3001,
+                        false, 0));
+        for (CudaCollectivesTest.Case k : cases) {
+            Config c = CudaCollectivesTest.config(k).withP2pDisable(p2pOff).withShmDisable(shmOff).withSocketIfname("lo")
+                    .withBootstrapTimeout(Duration.ofSeconds(60)).withTimeout(Duration.ofSeconds(60));
+            Communicator[] comms = new Communicator[k.n()];
+            CudaStream[] streams = new CudaStream[k.n()];
+            try (io.jccl.bootstrap.BootstrapRoot root = io.jccl.bootstrap.BootstrapRoot.start(c)) {
+                List<Object> made = CudaCollectivesTest.onThreads(k.n(), r -> Communicator.initCuda(root.id(), k.n(), r,
+                        devices.get(r), c));
+                for (int r = 0; r < k.n(); r++) {
+                    assertThat(made.get(r)).as("rank " + r).isInstanceOf(Communicator.class);
+                    comms[r] = (Communicator) made.get(r);
+                    assertThat(comms[r].choiceFor(Collective.ALL_REDUCE, 1 << 20, DataType.FLOAT32).protocol())
+                            .as("LL128 left out across GPUs").isNotEqualTo(Protocol.LL128.id());
+                    streams[r] = new CudaStream(devices.get(r));
+                }
+                byte[][] inputs = CudaCollectivesTest.inputs(k);
+                byte[] recvInit = CudaCollectivesTest.recvInit(k);
+                byte[][] want = CudaCollectivesTest.onHost(k, inputs, recvInit);
+                byte[][] got = CudaCollectivesTest.execute(k, comms, streams, devices, inputs, recvInit);
+                for (int r = 0; r < k.n(); r++) {
+                    assertThat(got[r]).as(k + ": rank " + r + " on GPU " + layout[r]).isEqualTo(want[r]);
+                }
+            } finally {
+                for (Communicator comm : comms) {
+                    if (comm != null) {
+                        comm.close();
+                    }
+                }
+                close(new Communicator[0], streams);
+            }
+        }
+    }
+
     /** LL128's lines are atomic only inside a GPU: left out across GPUs, refused when nothing else is allowed. */
     @Test
     void ll128IsLeftOutAcrossGpusAndRefusedAlone() {

@@ -13,11 +13,12 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * One CUDA rank in a process of its own, started by {@link CudaProcesses}; rank and size
- * come from the jccl launcher's variables, the GPU is 0, the driver what {@code jccl.cuda.lib}
+ * come from the jccl launcher's variables, the GPU is 0 (with JCCL_TEST_GPUS=k, the process's
+ * rank p and size n stand for ranks p*k to p*k+k-1 of k*n, threads on GPUs 0 to k-1), the driver what {@code jccl.cuda.lib}
  * names (the fake one) or the real one. {@code check ID_LL ID_LL128 ID_SIMPLE}: one communicator
  * per protocol (rank 0's configuration forces it), each running all-reduce, broadcast, all-gather,
  * reduce-scatter, all-to-all, a send/recv ring in one group and a send/recv exchange of two
- * ungrouped calls, every element checked exactly; prints {@code ok PROTOCOL} each and exits 0, or
+ * ungrouped calls, every element checked exactly; prints {@code rank R ok PROTOCOL} each and exits 0, or
  * prints the failure and exits 2. {@code loop}: one communicator from the launcher's environment,
  * all-reduces until one fails; prints {@code looping} after the first, then the failure, and exits 3.
  * {@code abort}: rank 1 makes one all-reduce, aborts, prints {@code aborted} and stays alive 10 s;
@@ -35,34 +36,33 @@ public final class CudaProcessRank {
             abortAfterOne();
         }
         try {
-            int rank = Integer.parseInt(System.getenv("JCCL_RANK"));
-            int n = Integer.parseInt(System.getenv("JCCL_NRANKS"));
-            String[] protocols = {"LL", "LL128", "Simple"};
-            CudaDevice gpu = CudaDevice.open(0);
-            long count = Long.parseLong(System.getenv().getOrDefault("JCCL_TEST_COUNT", "5000"));
-            for (int p = 0; p < 3; p++) {
-                // Only rank 0's protocol counts: the others ask for another one, in vain.
-                Config c = Config.fromEnvironment().withProtocols(rank == 0 ? protocols[p] : protocols[(p + 1) % 3]);
-                Communicator made;
-                try {
-                    made = Communicator.initCuda(CommId.parse(args[1 + p]), n, rank, gpu, c);
-                } catch (io.jccl.JcclException e) {
-                    // Over sockets, or between GPUs through host memory, LL128 alone is refused at init, on every rank.
-                    if (protocols[p].equals("LL128") && e.code() == io.jccl.ErrorCode.INVALID_USAGE
-                            && e.getMessage().contains("atomic only inside a GPU")) {
-                        System.out.println("refused LL128: " + e.getMessage());
-                        continue;
-                    }
-                    throw e;
+            int process = Integer.parseInt(System.getenv("JCCL_RANK"));
+            int processes = Integer.parseInt(System.getenv("JCCL_NRANKS"));
+            int perProcess = Integer.parseInt(System.getenv().getOrDefault("JCCL_TEST_GPUS", "1"));
+            if (perProcess == 1) {
+                checkRank(process, processes, CudaDevice.open(0), args);
+            } else {
+                // ranks p*k .. p*k+k-1, one thread and one GPU each, meeting through the bootstrap
+                java.util.List<Thread> threads = new java.util.ArrayList<>();
+                Throwable[] failed = new Throwable[perProcess];
+                for (int g = 0; g < perProcess; g++) {
+                    int gpu = g;
+                    threads.add(Thread.ofPlatform().start(() -> {
+                        try {
+                            checkRank(process * perProcess + gpu, processes * perProcess, CudaDevice.open(gpu), args);
+                        } catch (Throwable e) {
+                            failed[gpu] = e;
+                        }
+                    }));
                 }
-                try (Communicator comm = made) {
-                    String chosen = comm.choiceFor(io.jccl.plan.Collective.ALL_REDUCE, count, DataType.INT32).protocol();
-                    if (!chosen.equals(protocols[p])) {
-                        throw new AssertionError("rank " + rank + " runs " + chosen + ", rank 0 asked for " + protocols[p]);
-                    }
-                    collectives(comm, gpu, count);
+                for (Thread t : threads) {
+                    t.join();
                 }
-                System.out.println("ok " + protocols[p]);
+                for (Throwable e : failed) {
+                    if (e != null) {
+                        throw e;
+                    }
+                }
             }
         } catch (Throwable e) {
             System.out.println("failed: " + e);
@@ -71,6 +71,36 @@ public final class CudaProcessRank {
             System.exit(2);
         }
         System.exit(0);
+    }
+
+    /** Rank {@code rank} of {@code n} on {@code gpu}: {@code check}'s communicators, one per protocol; prints {@code rank R ok P} each. */
+    private static void checkRank(int rank, int n, CudaDevice gpu, String[] args) {
+        String[] protocols = {"LL", "LL128", "Simple"};
+        long count = Long.parseLong(System.getenv().getOrDefault("JCCL_TEST_COUNT", "5000"));
+        for (int p = 0; p < 3; p++) {
+            // Only rank 0's protocol counts: the others ask for another one, in vain.
+            Config c = Config.fromEnvironment().withProtocols(rank == 0 ? protocols[p] : protocols[(p + 1) % 3]);
+            Communicator made;
+            try {
+                made = Communicator.initCuda(CommId.parse(args[1 + p]), n, rank, gpu, c);
+            } catch (io.jccl.JcclException e) {
+                // Over sockets, or between GPUs through host memory, LL128 alone is refused at init, on every rank.
+                if (protocols[p].equals("LL128") && e.code() == io.jccl.ErrorCode.INVALID_USAGE
+                        && e.getMessage().contains("atomic only inside a GPU")) {
+                    System.out.println("rank " + rank + " refused LL128: " + e.getMessage());
+                    continue;
+                }
+                throw e;
+            }
+            try (Communicator comm = made) {
+                String chosen = comm.choiceFor(io.jccl.plan.Collective.ALL_REDUCE, count, DataType.INT32).protocol();
+                if (!chosen.equals(protocols[p])) {
+                    throw new AssertionError("rank " + rank + " runs " + chosen + ", rank 0 asked for " + protocols[p]);
+                }
+                collectives(comm, gpu, count);
+            }
+            System.out.println("rank " + rank + " ok " + protocols[p]);
+        }
     }
 
     private static void loop() {

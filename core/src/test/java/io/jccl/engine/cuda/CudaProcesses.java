@@ -49,6 +49,25 @@ final class CudaProcesses {
     }
 
     /**
+     * Runs {@code processes} processes of {@code gpus} ranks each, threads on GPUs 0 to gpus-1
+     * meeting through the bootstrap (process p holds ranks p*gpus on), as {@link #checkWithoutLl128}
+     * checks them: every rank's LL and Simple communicators right, its LL128 alone refused (the
+     * ranks span GPUs). Returns each process's output.
+     */
+    static List<String> checkOnGpus(String cudaLib, int processes, int gpus, Map<String, String> env) throws Exception {
+        Map<String, String> each = new java.util.HashMap<>(env);
+        each.put("JCCL_TEST_GPUS", Integer.toString(gpus));
+        List<String> outputs = run(cudaLib, java.util.Collections.nCopies(processes, each), 150, 0);
+        for (int p = 0; p < processes; p++) {
+            for (int r = p * gpus; r < (p + 1) * gpus; r++) {
+                assertThat(outputs.get(p)).contains("rank " + r + " ok LL\n", "rank " + r + " ok Simple\n",
+                        "rank " + r + " refused LL128: ");
+            }
+        }
+        return outputs;
+    }
+
+    /**
      * Runs {@code env.size()} ranks as {@link #check} does, rank r with {@code env.get(r)} added,
      * where every one must fail (exit status 2) within {@code seconds}; returns their outputs.
      */

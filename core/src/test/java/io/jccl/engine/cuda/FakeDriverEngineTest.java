@@ -81,6 +81,12 @@ class FakeDriverEngineTest {
         new CudaMultiGpuTest().collectivesAcrossGpusAreTheHostEnginesBitwise(layout, p2pOff, k);
     }
 
+    @ParameterizedTest(name = "P2P off {0}, SHM off {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"false,false", "true,false", "true,true"})
+    void acrossGpusThreadsMeetThroughTheBootstrap(boolean p2pOff, boolean shmOff) throws Exception {
+        new CudaMultiGpuTest().initCudaThreadsOnSeveralGpusMeetThroughTheBootstrap(p2pOff, shmOff);
+    }
+
     @Test
     void acrossGpusLl128IsLeftOut() {
         new CudaMultiGpuTest().ll128IsLeftOutAcrossGpusAndRefusedAlone();
@@ -188,6 +194,26 @@ class FakeDriverEngineTest {
                         "JCCL_TEST_COUNT", "3001")));
         assertThat(out.get(0)).contains("via SHM/pinned host memory (its GPU 0000:01:00.0; LL128 off)");
         assertThat(out.get(1)).contains("via SHM/pinned host memory (its GPU 0000:00:00.0; LL128 off)");
+    }
+
+    @Test
+    void threadsOfTwoProcessesOnTwoGpusConnectEachPairItsOwnWay() throws Exception {
+        // ranks 0, 1 in one process and 2, 3 in the other, on GPUs 0, 1, 0, 1 of the same two
+        List<String> out = CudaProcesses.checkOnGpus(library.toString(), 2, 2, Map.of("JCCL_DEBUG", "INFO",
+                "JCCL_TEST_COUNT", "3001"));
+        assertThat(out.get(0)).contains("rank 0: rank 1 (pid").containsPattern("rank 0: rank 1 [^\n]*via P2P/peer access to GPU"
+                        + " 0000:81:00.0 \\(LL128 off\\)")
+                .containsPattern("rank 0: rank 2 [^\n]*via P2P/CUDA IPC\n")
+                .containsPattern("rank 0: rank 3 [^\n]*via P2P/CUDA IPC \\(its GPU 0000:81:00.0, peer access; LL128 off\\)");
+    }
+
+    @Test
+    void threadsOfTwoProcessesOnTwoGpusWithoutPeerAccessMeetInHostMemoryAcrossGpus() throws Exception {
+        List<String> out = CudaProcesses.checkOnGpus(library.toString(), 2, 2, Map.of("JCCL_DEBUG", "INFO",
+                "JCCL_TEST_COUNT", "3001", "JCCL_FAKE_NO_PEER", "1"));
+        assertThat(out.get(1)).containsPattern("rank 3: rank 2 [^\n]*via SHM/pinned host memory to GPU 0000:00:00.0")
+                .containsPattern("rank 3: rank 1 [^\n]*via P2P/CUDA IPC\n")
+                .containsPattern("rank 3: rank 0 [^\n]*via SHM/pinned host memory \\(its GPU 0000:00:00.0; LL128 off\\)");
     }
 
     @Test

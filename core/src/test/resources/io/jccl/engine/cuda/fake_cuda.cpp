@@ -122,9 +122,11 @@ Range rangeOf(uintptr_t p) {
 
 int typeOf(uintptr_t p) { return rangeOf(p).type; }
 
-/* What a fake IPC handle holds (the real one is 64 opaque bytes). */
+/* What a fake IPC handle holds (the real one is 64 opaque bytes): the exporter's memfd, and the
+ * bus id of the GPU the memory is on (so that the opener knows which GPU it is). */
 struct IpcHandle {
     uint64_t magic, pid, fd, bytes, offset;
+    char busId[16];
 };
 const uint64_t IPC_MAGIC = 0x6a63636c66616b65; /* "jcclfake" */
 
@@ -366,17 +368,28 @@ CUresult cuIpcGetMemHandle(void* handle, uint64_t d) {
     std::lock_guard<std::mutex> g(memoryLock);
     auto it = allocations.find((uintptr_t)d);
     if (it == allocations.end() || it->second.owner != MEMFD) return INVALID_VALUE;
-    IpcHandle h = {IPC_MAGIC, (uint64_t)getpid(), (uint64_t)it->second.fd, it->second.bytes, 0};
+    IpcHandle h = {IPC_MAGIC, (uint64_t)getpid(), (uint64_t)it->second.fd, it->second.bytes, 0, {}};
+    cuDeviceGetPCIBusId(h.busId, sizeof h.busId, it->second.device);
     memset(handle, 0, 64);
     memcpy(handle, &h, sizeof h);
     return OK;
 }
 struct CUipcMemHandle { char reserved[64]; }; /* passed by value, as libcuda's */
-CUresult cuIpcOpenMemHandle_v2(uint64_t* d, CUipcMemHandle handle, unsigned) {
+/* The memory is on the exporter's GPU, as this process names it (cuDeviceGetByPCIBusId); from
+ * another GPU, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS (1) enables the current context's peer access to it. */
+CUresult cuIpcOpenMemHandle_v2(uint64_t* d, CUipcMemHandle handle, unsigned flags) {
     IpcHandle h;
     memcpy(&h, handle.reserved, sizeof h);
     if (h.magic != IPC_MAGIC) return INVALID_VALUE;
     if (h.pid == (uint64_t)getpid()) return 201; /* CUDA_ERROR_INVALID_CONTEXT: not in the exporting process */
+    h.busId[sizeof h.busId - 1] = 0;
+    int gpu;
+    cuDeviceGetByPCIBusId(&gpu, h.busId);
+    if (gpu != currentDevice && (flags & 1)) {
+        if (getenv("JCCL_FAKE_NO_PEER") != nullptr) return 217; /* CUDA_ERROR_PEER_ACCESS_UNSUPPORTED */
+        std::lock_guard<std::mutex> g(peerLock);
+        peerAccess.insert({currentDevice, gpu});
+    }
     char path[64];
     snprintf(path, sizeof path, "/proc/%llu/fd/%llu", (unsigned long long)h.pid, (unsigned long long)h.fd);
     int fd = open(path, O_RDWR | O_CLOEXEC);
@@ -385,7 +398,7 @@ CUresult cuIpcOpenMemHandle_v2(uint64_t* d, CUipcMemHandle handle, unsigned) {
     void* p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) { close(fd); return 2; }
     std::lock_guard<std::mutex> g(memoryLock);
-    allocations[(uintptr_t)p] = {h.bytes, 2 /* DEVICE */, OPENED, fd, len, currentDevice};
+    allocations[(uintptr_t)p] = {h.bytes, 2 /* DEVICE */, OPENED, fd, len, gpu};
     *d = (uint64_t)p;
     return OK;
 }
