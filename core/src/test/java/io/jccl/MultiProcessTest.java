@@ -74,6 +74,9 @@ class MultiProcessTest {
         assertThat(dead.waitFor(30, TimeUnit.SECONDS)).isTrue();
         Path stale = Path.of("/dev/shm", "jccl-00000000000000ff-ll-c0-0-1-" + dead.pid() + "-" + dead.pid());
         Files.write(stale, new byte[4096]);
+        // One whose sender died but whose receiver (this process) lives: it may still hold messages for it.
+        Path waiting = Path.of("/dev/shm", "jccl-00000000000000fe-ll-c0-0-1-" + dead.pid() + "-" + ProcessHandle.current().pid());
+        Files.write(waiting, new byte[4096]);
 
         List<BootstrapRoot> roots = new ArrayList<>();
         List<Process> procs = new ArrayList<>();
@@ -97,10 +100,12 @@ class MultiProcessTest {
             }
             assertThat(filesOf(procs)).isEmpty();
             assertThat(stale).doesNotExist();
+            assertThat(waiting).exists();
         } finally {
             procs.forEach(Process::destroyForcibly);
             roots.forEach(BootstrapRoot::close);
             Files.deleteIfExists(stale);
+            Files.deleteIfExists(waiting);
         }
     }
 

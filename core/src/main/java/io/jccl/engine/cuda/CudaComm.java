@@ -59,6 +59,8 @@ public final class CudaComm {
     private MemorySegment lastEvent;
     private CudaStream lastStream;
     private volatile Throwable failure;
+    /** When a waiting stream first saw a process of the communicator dead (System.nanoTime), or 0. */
+    private volatile long lostSeen;
     private volatile boolean closed;
 
     /** What identifies a packed descriptor: the plan's shape, the kernel and the buffers' addresses. */
@@ -542,6 +544,16 @@ public final class CudaComm {
         }
         int by = remote.abortedBy();
         int lost = remote.lost();
+        if (by < 0 && lost >= 0) {
+            // The kernels may still finish with what the dead process sent before it exited.
+            long now = System.nanoTime();
+            if (lostSeen == 0) {
+                lostSeen = now;
+            }
+            if (now - lostSeen < io.jccl.engine.host.PeerProcesses.LOST_GRACE_NANOS) {
+                return;
+            }
+        }
         if (by >= 0 || lost >= 0) {
             synchronized (this) {
                 if (failure == null) {

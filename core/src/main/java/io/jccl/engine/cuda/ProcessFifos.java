@@ -73,6 +73,12 @@ final class ProcessFifos {
     private final Arena mappings = Arena.ofShared();
     /** IPC files holding the reason an export failed, with the sender's process id. */
     private final java.util.Map<Path, Long> failedExports = new ConcurrentHashMap<>();
+    /**
+     * HOST: the files of FIFOs this process sends on, with the receiver's process id. One still
+     * there at close has not been mapped by its receiver, and may hold messages it has yet to take
+     * (a send completes without its receiver while slots are free).
+     */
+    private final java.util.Map<Path, Long> sending = new ConcurrentHashMap<>();
 
     /** Where the ranks are: pairs on two GPUs without peer access both ways get pinned host memory whatever the kind. */
     private final CudaPeers where;
@@ -179,7 +185,11 @@ final class ProcessFifos {
 
     /** HOST: the FIFO in a /dev/shm file, pinned and mapped for the GPU. */
     private long hostFifo(CudaDomain.FifoKey k, long bytes, int rank) {
-        MemorySegment seg = ShmFiles.attach(file("gpu", k), ShmFiles.HEADER + bytes, mappings, rank);
+        Path path = file("gpu", k);
+        if (k.from() == rank) {
+            sending.put(path, peers.pid(k.to()));
+        }
+        MemorySegment seg = ShmFiles.attach(path, ShmFiles.HEADER + bytes, mappings, rank);
         CudaDriver.hostRegister(seg, Cuda.CU_MEMHOSTREGISTER_PORTABLE | Cuda.CU_MEMHOSTREGISTER_DEVICEMAP);
         undo.add(() -> CudaDriver.hostUnregister(seg));
         return CudaDriver.hostDevicePointer(seg) + ShmFiles.HEADER;
@@ -286,8 +296,10 @@ final class ProcessFifos {
         }
         mappings.close();
         // A failed export's reason stays for a sender whose process lives on and has not read it.
-        // So does an abort for a live reader.
+        // So does an abort for a live reader, and a FIFO this process sent on that its live receiver
+        // has not mapped: the receiver's close removes it, or the next init here once it is dead.
+        // (ShmFiles' own test for messages reads a host FIFO's counters, which a GPU FIFO leaves at zero.)
         ShmFiles.removeUnclaimed(commId, p -> failedExports.containsKey(p) && ShmFiles.alive(failedExports.get(p))
-                || isAbortFileForLiveReader(p));
+                || sending.containsKey(p) && ShmFiles.alive(sending.get(p)) || isAbortFileForLiveReader(p));
     }
 }

@@ -26,7 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  * another process cannot be woken from there, so its waits sleep at most
  * {@link #SHARED_MAX_PARK_NANOS} at a time, and give up when the other process died (a final look
  * still takes what it wrote before) or aborted the communicator (the FIFO's abort word). Any wait
- * of a communicator one of whose processes died gives up after {@link #LOST_GRACE_NANOS}.
+ * of a communicator one of whose processes died gives up after {@link PeerProcesses#LOST_GRACE_NANOS}.
  *
  * <p>{@link #pause()} answers false once the wait has lasted past its deadline or the domain was
  * aborted, so that the caller can fail with its own context. One per thread, reused.
@@ -41,8 +41,6 @@ final class Backoff {
     private static final long MIN_PARK_NANOS = 10_000;
     private static final long MAX_PARK_NANOS = 1_000_000;
     private static final long SHARED_MAX_PARK_NANOS = 50_000;
-    /** How long any wait goes on once a process of the communicator is known dead. */
-    static final long LOST_GRACE_NANOS = 2_000_000_000L;
     private static final int CORES = Runtime.getRuntime().availableProcessors();
     /** Threads of this process running an operation's lane right now. */
     private static final java.util.concurrent.atomic.AtomicInteger RUNNERS = new java.util.concurrent.atomic.AtomicInteger();
@@ -178,7 +176,7 @@ final class Backoff {
         if ((i & 7) == 0 && (domain.aborted() || now - startNanos > timeoutNanos)) {
             return false;
         }
-        if ((i & 1023) == 0 && domain.peers != null && now - startNanos > LOST_GRACE_NANOS) {
+        if ((i & 1023) == 0 && domain.peers != null && now - startNanos > PeerProcesses.LOST_GRACE_NANOS) {
             int lost = domain.peers.lost();
             if (lost >= 0) {
                 lostPeer = lost;

@@ -13,6 +13,12 @@ import java.util.List;
  */
 public final class PeerProcesses {
     private static final long CHECK_NANOS = 50_000_000;
+    /**
+     * How long waits go on once a process of the communicator is known dead: what it sent before
+     * it closed and exited may still be on its way to the waiting rank (a send completes without
+     * its receiver while the FIFO has room).
+     */
+    public static final long LOST_GRACE_NANOS = 2_000_000_000L;
 
     /** Names this communicator's shared-memory files (from rank 0, so equal on every rank). */
     public final long commId;

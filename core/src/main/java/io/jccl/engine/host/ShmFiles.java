@@ -29,7 +29,7 @@ import java.util.Set;
  * A file whose peer never came is removed when the communicator closes ({@link #removeUnclaimed}:
  * except one holding messages for a live receiver that has yet to map it), and one left by
  * processes killed before that is removed by the next communicator of this host whose init finds
- * a pid in its name dead.
+ * its receiver's pid dead (a dead sender's file waits for its live receiver's close).
  *
  * <p>The CUDA engine's files between processes follow the same rules ({@link #path(long, String,
  * int, int, int, long, long)} with a kind of its own): a FIFO in pinned host memory, or the
@@ -166,12 +166,17 @@ public final class ShmFiles {
         }
     }
 
-    /** Removes jccl's FIFO files that name a process no longer alive; returns how many. */
+    /**
+     * Removes jccl's files whose receiving side's process (the second pid of the name: a FIFO's
+     * receiver, an IPC handle's exporter, an abort's reader) is no longer alive; returns how many.
+     * One whose sender died is left to its live receiver, which may still take the messages the
+     * sender left before it closed and exited, and whose close removes it.
+     */
     public static int removeStale() {
         int[] removed = {0};
         forEach(PREFIX, p -> {
             long[] pids = pids(p);
-            if (pids != null && (!alive(pids[0]) || !alive(pids[1]))) {
+            if (pids != null && !alive(pids[1])) {
                 delete(p);
                 removed[0]++;
             }

@@ -22,7 +22,8 @@ import java.lang.foreign.ValueLayout;
  * prints the failure and exits 2. {@code loop}: one communicator from the launcher's environment,
  * all-reduces until one fails; prints {@code looping} after the first, then the failure, and exits 3.
  * {@code abort}: rank 1 makes one all-reduce, aborts, prints {@code aborted} and stays alive 10 s;
- * the others {@code loop}.
+ * the others {@code loop}. {@code late}: rank 0 sends to rank 1, prints {@code sent}, closes and
+ * exits; rank 1 receives 2 s later, checks and prints {@code ok late} (exit 0, else 2).
  */
 public final class CudaProcessRank {
     private CudaProcessRank() {
@@ -34,6 +35,9 @@ public final class CudaProcessRank {
         }
         if (args[0].equals("abort")) {
             abortAfterOne();
+        }
+        if (args[0].equals("late")) {
+            lateReceive();
         }
         try {
             int process = Integer.parseInt(System.getenv("JCCL_RANK"));
@@ -123,6 +127,38 @@ public final class CudaProcessRank {
             System.out.flush();
             System.exit(3);
         }
+    }
+
+    /** A sender that closes and exits before its receiver gets to the message: the message must wait for it. */
+    private static void lateReceive() {
+        try {
+            CudaDevice gpu = CudaDevice.open(0);
+            try (Communicator comm = Communicator.fromEnvironmentCuda(gpu, Config.fromEnvironment());
+                 Arena arena = Arena.ofShared(); CudaStream s = new CudaStream(gpu)) {
+                int count = 1000;
+                MemorySegment host = arena.allocate(4L * count, 4);
+                MemorySegment buf = gpu.allocate(4L * count, arena);
+                if (comm.rank() == 0) {
+                    for (int i = 0; i < count; i++) {
+                        host.setAtIndex(ValueLayout.JAVA_INT, i, value(0, i));
+                    }
+                    gpu.copyToDevice(buf, host);
+                    comm.send(buf, count, DataType.INT32, 1, s);
+                    s.synchronize();
+                    System.out.println("sent");
+                } else {
+                    Thread.sleep(2000);
+                    comm.recv(buf, count, DataType.INT32, 0, s);
+                    check(comm, gpu, s, host, buf, count, "late receive", i -> value(0, i));
+                    System.out.println("ok late");
+                }
+            }
+        } catch (Throwable e) {
+            System.out.println("failed: " + e);
+            System.out.flush();
+            System.exit(2);
+        }
+        System.exit(0);
     }
 
     /** One all-reduce, then {@link Communicator#abort()}; prints {@code aborted} and stays alive for 10 s, then exits 0. */

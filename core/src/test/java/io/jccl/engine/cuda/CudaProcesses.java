@@ -89,17 +89,17 @@ final class CudaProcesses {
             for (int r = 0; r < n; r++) {
                 procs.add(rank(r, n, roots.getFirst(), cudaLib, env.get(r), ids.toArray(String[]::new)).start());
             }
+            boolean[] hung = awaitAll(procs, seconds, status);
             List<String> outputs = new ArrayList<>();
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-            for (Process p : procs) {
-                boolean done = p.waitFor(Math.max(1, until - System.nanoTime()), TimeUnit.NANOSECONDS);
-                if (!done) {
-                    p.destroyForcibly();
-                }
-                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                assertThat(done).as("rank ended within " + seconds + " s: " + out).isTrue();
-                assertThat(p.exitValue()).as(out).isEqualTo(status);
-                outputs.add(out);
+            StringBuilder all = new StringBuilder();
+            for (int r = 0; r < n; r++) {
+                outputs.add(new String(procs.get(r).getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                all.append("--- rank ").append(r).append(hung[r] ? " (hung; its threads follow)" : "").append(":\n")
+                        .append(outputs.get(r));
+            }
+            for (int r = 0; r < n; r++) {
+                assertThat(hung[r]).as("rank " + r + " ended within " + seconds + " s\n" + all).isFalse();
+                assertThat(procs.get(r).exitValue()).as("rank " + r + "'s exit status\n" + all).isEqualTo(status);
             }
             assertThat(ChildJvm.shmFilesOf(procs)).isEmpty();
             return outputs;
@@ -107,6 +107,32 @@ final class CudaProcesses {
             procs.forEach(Process::destroyForcibly);
             roots.forEach(BootstrapRoot::close);
         }
+    }
+
+    /**
+     * Waits up to {@code seconds} for every process to end; once one has ended with another status
+     * than {@code status}, gives the others 10 s more. Those still running then print their
+     * threads (SIGQUIT) into their output, for the failure's message, and are killed: which are.
+     */
+    private static boolean[] awaitAll(List<Process> procs, int seconds, int status) throws Exception {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() - until < 0 && procs.stream().anyMatch(Process::isAlive)) {
+            if (procs.stream().anyMatch(p -> !p.isAlive() && p.exitValue() != status)) {
+                until = Math.min(until, System.nanoTime() + TimeUnit.SECONDS.toNanos(10));
+            }
+            Thread.sleep(100);
+        }
+        boolean[] hung = new boolean[procs.size()];
+        for (int r = 0; r < procs.size(); r++) {
+            Process p = procs.get(r);
+            hung[r] = p.isAlive();
+            if (hung[r]) {
+                new ProcessBuilder("kill", "-QUIT", Long.toString(p.pid())).start().waitFor(5, TimeUnit.SECONDS);
+                p.waitFor(2, TimeUnit.SECONDS);
+                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        return hung;
     }
 
     /**
@@ -142,6 +168,30 @@ final class CudaProcesses {
             String out = new String(waiter.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(waiter.exitValue()).as(out).isEqualTo(3);
             assertThat(aborter.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(ChildJvm.shmFilesOf(procs)).isEmpty();
+            return out;
+        });
+    }
+
+    /**
+     * Two ranks: rank 0 sends to rank 1, closes and exits while rank 1 still sleeps; rank 1 then
+     * receives (within 60 s) exactly what was sent. Returns rank 1's output; no file is left.
+     */
+    static String lateReceive(String cudaLib, Map<String, String> env) throws Exception {
+        return twoRanks(cudaLib, "late", env, procs -> {
+            Process sender = procs.getFirst();
+            Process receiver = procs.get(1);
+            assertThat(sender.waitFor(60, TimeUnit.SECONDS)).as("the sender finished").isTrue();
+            String sent = new String(sender.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(sender.exitValue()).as(sent).isZero();
+            assertThat(receiver.isAlive()).as("the receiver still sleeps when the sender is gone").isTrue();
+            boolean done = receiver.waitFor(60, TimeUnit.SECONDS);
+            if (!done) {
+                receiver.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+            String out = new String(receiver.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(done).as("the receiver finished: " + out).isTrue();
+            assertThat(receiver.exitValue()).as(out).isZero();
             assertThat(ChildJvm.shmFilesOf(procs)).isEmpty();
             return out;
         });

@@ -216,6 +216,18 @@ class FakeDriverEngineTest {
                 .containsPattern("rank 3: rank 0 [^\n]*via SHM/pinned host memory \\(its GPU 0000:00:00.0; LL128 off\\)");
     }
 
+    /**
+     * A send completes without its receiver while the FIFO has free slots: through pinned host
+     * memory the sender may close and exit first, and its FIFO file must stay for the receiver,
+     * whose wait must not give up at once on the sender's exit. (Through CUDA IPC the sender
+     * waits for the receiver to export its FIFO, so it cannot finish first.)
+     */
+    @Test
+    void aMessageWaitsForItsReceiverAfterTheSenderClosedAndExited() throws Exception {
+        String out = CudaProcesses.lateReceive(library.toString(), Map.of("JCCL_P2P_DISABLE", "1"));
+        assertThat(out).contains("ok late");
+    }
+
     @Test
     void aRankKilledBehindTheSocketProxyIsNamedBySurvivorWithinSeconds() throws Exception {
         String out = CudaProcesses.killOne(library.toString(), CudaProcesses.SOCKETS_ONLY);

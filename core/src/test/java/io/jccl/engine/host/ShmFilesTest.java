@@ -75,6 +75,26 @@ class ShmFilesTest {
         assertThat(forTheDead).doesNotExist();
     }
 
+    /**
+     * At another init of this host, a file whose receiver died goes; one whose sender died while
+     * its receiver lives stays: that receiver may still take what the sender left before it exited.
+     */
+    @Test
+    void staleFilesAreThoseOfDeadReceivers() throws Exception {
+        long me = ProcessHandle.current().pid();
+        Process gone = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-version").start();
+        gone.getInputStream().readAllBytes();
+        gone.getErrorStream().readAllBytes();
+        assertThat(gone.waitFor()).isZero();
+        Path fromTheDead = file(0, 1, gone.pid(), me, 1, 1, 0);
+        Path toTheDead = file(1, 0, me, gone.pid(), 1, 1, 0);
+
+        ShmFiles.removeStale();
+
+        assertThat(fromTheDead).as("its live receiver may still take the message").exists();
+        assertThat(toTheDead).as("no one will read it").doesNotExist();
+    }
+
     @Test
     void filesTheCallerKeepsStayAndTheOthersOfThisProcessGo() throws IOException {
         long me = ProcessHandle.current().pid();
