@@ -78,10 +78,12 @@ final class CudaDomain {
      * measured with the ranks on one GPU decides their calls: the GPU's cost model does.
      */
     CudaDomain(Config config, List<CudaDevice> devices) {
-        this(devices.size(), config, devices.toArray(CudaDevice[]::new),
-                devices.stream().map(CudaDevice::pciBusId).toArray(String[]::new),
-                tuner(config, devices.size(), devices.toArray(CudaDevice[]::new), mostOnOneGpu(devices), false, null), null,
-                mostOnOneGpu(devices));
+        this(config, devices.toArray(CudaDevice[]::new), mostOnOneGpu(devices));
+    }
+
+    private CudaDomain(Config config, CudaDevice[] devices, int sharing) {
+        this(devices.length, config, devices, java.util.Arrays.stream(devices).map(CudaDevice::pciBusId).toArray(String[]::new),
+                tuner(config, devices.length, devices, sharing, false, null), null, sharing);
     }
 
     /**

@@ -149,12 +149,7 @@ class CudaMultiGpuTest {
                     assertThat(got[r]).as(k + ": rank " + r + " on GPU " + layout[r]).isEqualTo(want[r]);
                 }
             } finally {
-                for (Communicator comm : comms) {
-                    if (comm != null) {
-                        comm.close();
-                    }
-                }
-                close(new Communicator[0], streams);
+                close(comms, streams);
             }
         }
     }
@@ -328,9 +323,12 @@ class CudaMultiGpuTest {
         return MemorySegment.ofArray(values).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
     }
 
+    /** Closes what was made (a failed init leaves nulls). */
     private static void close(Communicator[] comms, CudaStream[] streams) {
         for (Communicator c : comms) {
-            c.close();
+            if (c != null) {
+                c.close();
+            }
         }
         for (CudaStream s : streams) {
             if (s != null) {

@@ -14,8 +14,8 @@ import java.lang.foreign.ValueLayout;
 /**
  * One CUDA rank in a process of its own, started by {@link CudaProcesses}; rank and size
  * come from the jccl launcher's variables, the GPU is 0 (with JCCL_TEST_GPUS=k, the process's
- * rank p and size n stand for ranks p*k to p*k+k-1 of k*n, threads on GPUs 0 to k-1), the driver what {@code jccl.cuda.lib}
- * names (the fake one) or the real one. {@code check ID_LL ID_LL128 ID_SIMPLE}: one communicator
+ * rank p and size n stand for ranks p*k to p*k+k-1 of k*n, threads on GPUs 0 to k-1), the driver
+ * what {@code jccl.cuda.lib} names (the fake one) or the real one. {@code check ID_LL ID_LL128 ID_SIMPLE}: one communicator
  * per protocol (rank 0's configuration forces it), each running all-reduce, broadcast, all-gather,
  * reduce-scatter, all-to-all, a send/recv ring in one group and a send/recv exchange of two
  * ungrouped calls, every element checked exactly; prints {@code rank R ok PROTOCOL} each and exits 0, or

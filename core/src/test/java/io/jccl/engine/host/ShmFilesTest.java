@@ -41,6 +41,15 @@ class ShmFilesTest {
         return p;
     }
 
+    /** The pid of a process that has ended. */
+    private static long deadPid() throws Exception {
+        Process gone = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-version").start();
+        gone.getInputStream().readAllBytes();
+        gone.getErrorStream().readAllBytes();
+        assertThat(gone.waitFor()).isZero();
+        return gone.pid();
+    }
+
     @Test
     void aClosingProcessRemovesOnlyItsOwnFilesAndKeepsMessagesForALiveReceiver() throws IOException {
         long me = ProcessHandle.current().pid();
@@ -64,11 +73,8 @@ class ShmFilesTest {
     @Test
     void aMessageForADeadReceiverIsRemoved() throws Exception {
         long me = ProcessHandle.current().pid();
-        Process gone = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-version").start();
-        gone.getInputStream().readAllBytes();
-        gone.getErrorStream().readAllBytes();
-        assertThat(gone.waitFor()).isZero();
-        Path forTheDead = file(0, 1, me, gone.pid(), 1, 1, 0);
+        long gone = deadPid();
+        Path forTheDead = file(0, 1, me, gone, 1, 1, 0);
 
         ShmFiles.removeUnclaimed(COMM);
 
@@ -82,12 +88,9 @@ class ShmFilesTest {
     @Test
     void staleFilesAreThoseOfDeadReceivers() throws Exception {
         long me = ProcessHandle.current().pid();
-        Process gone = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-version").start();
-        gone.getInputStream().readAllBytes();
-        gone.getErrorStream().readAllBytes();
-        assertThat(gone.waitFor()).isZero();
-        Path fromTheDead = file(0, 1, gone.pid(), me, 1, 1, 0);
-        Path toTheDead = file(1, 0, me, gone.pid(), 1, 1, 0);
+        long gone = deadPid();
+        Path fromTheDead = file(0, 1, gone, me, 1, 1, 0);
+        Path toTheDead = file(1, 0, me, gone, 1, 1, 0);
 
         ShmFiles.removeStale();
 
