@@ -17,11 +17,17 @@ perf() { "${perf_cmd[@]}" "$@"; }
 
 tests() {
     local cp="$here/lib/core-tests.zip:$jccl:$here/lib/assertj-core-3.27.3.jar:$here/lib/junit-platform-console-standalone-1.11.4.jar"
-    timeout 600 "$java" -Xss4m --enable-native-access=ALL-UNNAMED -cp "$cp" org.junit.platform.console.ConsoleLauncher execute \
-        --disable-banner --details=tree --details-theme=ascii --include-tag gpu \
-        --select-class io.jccl.engine.cuda.CudaCollectivesTest --select-class io.jccl.engine.cuda.CudaMultiGpuTest \
-        > "$out/tests.log" 2>&1
+    # flat: each test's start and end as they happen, so a run cut short names the test it was in;
+    # at the limit the JVM first gets SIGQUIT (its threads' stacks into the log), then 20 s later KILL
+    timeout -s QUIT -k 20 "${TESTS_TIMEOUT:-600}" "$java" -Xss4m --enable-native-access=ALL-UNNAMED -cp "$cp" \
+        org.junit.platform.console.ConsoleLauncher execute --disable-banner --details=flat --details-theme=ascii \
+        --include-tag gpu --select-class io.jccl.engine.cuda.CudaCollectivesTest \
+        --select-class io.jccl.engine.cuda.CudaMultiGpuTest > "$out/tests.log" 2>&1
     echo "tests: exit $?"; grep -E 'tests (successful|failed|aborted)' "$out/tests.log"
+    grep -aE '^.{0,8}(Finished|Skipped|Aborted).*(FAILED|ABORTED|Reason)' "$out/tests.log" | cut -c1-300 | head -20
+    # a test started and never finished: the one a cut-short run was in
+    sed 's/\x1b\[[0-9;]*m//g' "$out/tests.log" | awk '/^Started: /{s[substr($0, 14)]=1} /^Finished: /{delete s[substr($0, 14)]}
+        END {for (t in s) if (t !~ /^(JUnit|Cuda)/) print "unfinished: " substr(t, 1, 200)}'
 }
 
 sanitizer() {
@@ -29,10 +35,14 @@ sanitizer() {
         timeout 300 compute-sanitizer --tool $tool "${perf_cmd[@]}" allreduce --engine cuda -t 2 -b 8 -e 4M -f 64 -n 2 -w 1 -T 0 \
             --jit_warmup 0 > "$out/$tool.log" 2>&1 || true
         echo "$tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool.log")"
-        # The scratch path (docs/gpu.md "Scratch"): the butterfly on 3 ranks folds one into another.
-        JCCL_ALGO=butterfly timeout 300 compute-sanitizer --tool $tool "${perf_cmd[@]}" allreduce --engine cuda -t 3 -b 8 \
-            -e 64K -f 64 -n 2 -w 1 -T 0 --jit_warmup 0 > "$out/$tool-scratch.log" 2>&1 || true
-        echo "$tool (butterfly, scratch): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool-scratch.log")"
+        # Each algorithm's kernels forced (the tuner above picks the butterfly up to 2 MiB): the tree's
+        # and the split tree's (two teams of a block on named barriers) middle ranks need 4; the
+        # butterfly on 3 ranks folds one into another (scratch, docs/gpu.md "Scratch").
+        for a in ring:2 tree:4 splittree:4 butterfly:3; do
+            JCCL_ALGO=${a%:*} timeout 300 compute-sanitizer --tool $tool "${perf_cmd[@]}" allreduce --engine cuda -t ${a#*:} \
+                -b 8 -e 4M -f 64 -n 2 -w 1 -T 0 --jit_warmup 0 > "$out/$tool-${a%:*}.log" 2>&1 || true
+            echo "$tool (${a%:*}, ${a#*:} ranks): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool-${a%:*}.log")"
+        done
     done
 }
 

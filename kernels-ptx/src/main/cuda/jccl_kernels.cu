@@ -1,7 +1,7 @@
 /*
  * The executor kernels: one per (protocol, data type), named jccl_<protocol>_<type>, each taking
- * a jccl_batch by value: the jccl_work descriptors (jccl_work.h) of the operations it runs. A thread block runs one lane of one rank's plan,
- * step by step, over FIFOs in device memory, with the semantics of the host engine
+ * a jccl_batch by value: the jccl_work descriptors (jccl_work.h) of the operations it runs. A thread block runs one lane of one rank's plan
+ * (or two, each on a team of its threads: Team), step by step, over FIFOs in device memory, with the semantics of the host engine
  * (io.jccl.engine.host.LaneExecutor) and its arithmetic (io.jccl.engine.host.Reduction),
  * bitwise: built with -fmad=false so that no multiply-add is contracted, with IEEE division and
  * no flush-to-zero. The one difference is the payload of a NaN result (GPU arithmetic returns
@@ -221,7 +221,38 @@ template <typename Fmt, bool Native> struct NarrowOps {
 };
 
 /* ------------------------------------------------------------------------------------------ */
-/* Element loops over a block: 16-byte vectors where every pointer allows, then the remainder.  */
+/* Teams: the threads that run one lane.                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A whole block, or one of the two teams of a block that runs a pair of lanes (the split tree's
+ * reducing and broadcasting lanes: NCCL splits a block's threads between them the same way). A team
+ * is whole warps, tid is a thread's index in it, and it waits on a named barrier of its own (1 or
+ * 2), so that one team's barriers never wait for the other's threads; barrier 0 (__syncthreads) is
+ * the whole block's, between the operations of a launch. */
+struct Team {
+    uint32_t tid;
+    uint32_t n;
+    uint32_t bar;
+};
+
+#ifndef JCCL_HOST_EMULATION
+__device__ __forceinline__ void teamSync(Team t) {
+    asm volatile("bar.sync %0, %1;" ::"r"(t.bar), "r"(t.n) : "memory");
+}
+/* Whether any thread of the team passes a non-zero predicate: a barrier too. */
+__device__ __forceinline__ bool teamAny(Team t, int predicate) {
+    uint32_t r;
+    asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\tbar.red.or.pred q, %2, %3, p;\n\tselp.u32 %0, 1, 0, q;\n\t}"
+                 : "=r"(r) : "r"(predicate), "r"(t.bar), "r"(t.n) : "memory");
+    return r != 0;
+}
+#else
+static inline void teamSync(Team t) { emu_bar_red_or(t.bar, t.n, 0); }
+static inline bool teamAny(Team t, int predicate) { return emu_bar_red_or(t.bar, t.n, predicate) != 0; }
+#endif
+
+/* ------------------------------------------------------------------------------------------ */
+/* Element loops over a team: 16-byte vectors where every pointer allows, then the remainder.   */
 /* ------------------------------------------------------------------------------------------ */
 
 enum Form { F_SUM, F_PROD, F_MIN, F_MAX, F_PRE_MUL_SUM, F_SUM_DIV, F_SCALE, F_DIV };
@@ -250,7 +281,7 @@ __device__ __forceinline__ typename Ops::S apply(const Ops& o, typename Ops::S a
  * call reduces with, and AVG but for its last step) keep JCCL_UNROLL vectors in flight; the other
  * forms one, which keeps the kernels' code (and ptxas's and the driver's time on it) small. */
 template <typename Ops, int FORM>
-__device__ void loop(const Ops& o, const char* a, bool pa, const char* b, bool pb, char* d, uint64_t n) {
+__device__ void loop(Team t, const Ops& o, const char* a, bool pa, const char* b, bool pb, char* d, uint64_t n) {
     typedef typename Ops::S S;
     const int PER = 16 / sizeof(S);
     const int UNROLL = FORM == F_SUM ? JCCL_UNROLL : 1;
@@ -262,8 +293,8 @@ __device__ void loop(const Ops& o, const char* a, bool pa, const char* b, bool p
         const uint4* bv = reinterpret_cast<const uint4*>(b);
         uint4* dv = reinterpret_cast<uint4*>(d);
         uint64_t packs = n / PER;
-        uint64_t stride = blockDim.x;
-        uint64_t p = threadIdx.x;
+        uint64_t stride = t.n;
+        uint64_t p = t.tid;
         for (; UNROLL > 1 && p + (UNROLL - 1) * stride < packs; p += UNROLL * stride) {
             Pack x[UNROLL], y[UNROLL];
 #pragma unroll
@@ -292,7 +323,7 @@ __device__ void loop(const Ops& o, const char* a, bool pa, const char* b, bool p
     const S* as = reinterpret_cast<const S*>(a);
     const S* bs = reinterpret_cast<const S*>(b);
     S* ds = reinterpret_cast<S*>(d);
-    for (uint64_t i = done + threadIdx.x; i < n; i += blockDim.x) {
+    for (uint64_t i = done + t.tid; i < n; i += t.n) {
         if (sizeof(S) == 1 || (((uintptr_t)a | (uintptr_t)d | (unary ? 0 : (uintptr_t)b)) & (sizeof(S) - 1)) == 0) {
             ds[i] = apply<Ops, FORM>(o, as[i], pa, unary ? as[i] : bs[i], pb);
         } else {
@@ -307,15 +338,15 @@ __device__ void loop(const Ops& o, const char* a, bool pa, const char* b, bool p
 }
 
 /* dst = src, bytes; 16-byte vectors when both allow. No copy onto itself. */
-__device__ JCCL_NOINLINE void copyBytes(const char* src, char* dst, uint64_t bytes) {
+__device__ JCCL_NOINLINE void copyBytes(Team t, const char* src, char* dst, uint64_t bytes) {
     if (src == dst) return;
     uint64_t done = 0;
     if ((((uintptr_t)src | (uintptr_t)dst) & 15) == 0) {
         const uint4* s = reinterpret_cast<const uint4*>(src);
         uint4* d = reinterpret_cast<uint4*>(dst);
         uint64_t packs = bytes / 16;
-        uint64_t stride = blockDim.x;
-        uint64_t p = threadIdx.x;
+        uint64_t stride = t.n;
+        uint64_t p = t.tid;
         for (; p + (JCCL_UNROLL - 1) * stride < packs; p += JCCL_UNROLL * stride) {
             uint4 v[JCCL_UNROLL];
 #pragma unroll
@@ -327,12 +358,12 @@ __device__ JCCL_NOINLINE void copyBytes(const char* src, char* dst, uint64_t byt
         done = packs * 16;
     } else if ((((uintptr_t)src | (uintptr_t)dst) & 7) == 0) {
         uint64_t words = bytes / 8;
-        for (uint64_t p = threadIdx.x; p < words; p += blockDim.x) {
+        for (uint64_t p = t.tid; p < words; p += t.n) {
             reinterpret_cast<uint64_t*>(dst)[p] = reinterpret_cast<const uint64_t*>(src)[p];
         }
         done = words * 8;
     }
-    for (uint64_t i = done + threadIdx.x; i < bytes; i += blockDim.x) dst[i] = src[i];
+    for (uint64_t i = done + t.tid; i < bytes; i += t.n) dst[i] = src[i];
 }
 
 /*
@@ -341,30 +372,30 @@ __device__ JCCL_NOINLINE void copyBytes(const char* src, char* dst, uint64_t byt
  * masks them.
  */
 template <typename Ops>
-__device__ JCCL_NOINLINE void combine(const Ops& o, uint32_t redop, const char* a, bool pa, const char* b, bool pb, char* d, uint64_t n,
+__device__ JCCL_NOINLINE void combine(Team t, const Ops& o, uint32_t redop, const char* a, bool pa, const char* b, bool pb, char* d, uint64_t n,
                         bool post) {
     pa = pa && redop == JCCL_OP_PRE_MUL_SUM;
     pb = pb && redop == JCCL_OP_PRE_MUL_SUM && b != nullptr;
     post = post && redop == JCCL_OP_AVG;
     if (n == 0) return;
     if (b == nullptr) {
-        if (!pa && !post) copyBytes(a, d, n * sizeof(typename Ops::S));
-        else if (pa) loop<Ops, F_SCALE>(o, a, true, a, false, d, n);
-        else loop<Ops, F_DIV>(o, a, false, a, false, d, n);
+        if (!pa && !post) copyBytes(t, a, d, n * sizeof(typename Ops::S));
+        else if (pa) loop<Ops, F_SCALE>(t, o, a, true, a, false, d, n);
+        else loop<Ops, F_DIV>(t, o, a, false, a, false, d, n);
         return;
     }
     switch (redop) {
-        case JCCL_OP_SUM: loop<Ops, F_SUM>(o, a, pa, b, pb, d, n); break;
-        case JCCL_OP_PROD: loop<Ops, F_PROD>(o, a, pa, b, pb, d, n); break;
-        case JCCL_OP_MIN: loop<Ops, F_MIN>(o, a, pa, b, pb, d, n); break;
-        case JCCL_OP_MAX: loop<Ops, F_MAX>(o, a, pa, b, pb, d, n); break;
+        case JCCL_OP_SUM: loop<Ops, F_SUM>(t, o, a, pa, b, pb, d, n); break;
+        case JCCL_OP_PROD: loop<Ops, F_PROD>(t, o, a, pa, b, pb, d, n); break;
+        case JCCL_OP_MIN: loop<Ops, F_MIN>(t, o, a, pa, b, pb, d, n); break;
+        case JCCL_OP_MAX: loop<Ops, F_MAX>(t, o, a, pa, b, pb, d, n); break;
         case JCCL_OP_AVG:
-            if (post) loop<Ops, F_SUM_DIV>(o, a, pa, b, pb, d, n);
-            else loop<Ops, F_SUM>(o, a, pa, b, pb, d, n);
+            if (post) loop<Ops, F_SUM_DIV>(t, o, a, pa, b, pb, d, n);
+            else loop<Ops, F_SUM>(t, o, a, pa, b, pb, d, n);
             break;
         case JCCL_OP_PRE_MUL_SUM:
-            if (pa || pb) loop<Ops, F_PRE_MUL_SUM>(o, a, pa, b, pb, d, n);
-            else loop<Ops, F_SUM>(o, a, pa, b, pb, d, n);
+            if (pa || pb) loop<Ops, F_PRE_MUL_SUM>(t, o, a, pa, b, pb, d, n);
+            else loop<Ops, F_SUM>(t, o, a, pa, b, pb, d, n);
             break;
         default: break;
     }
@@ -418,9 +449,10 @@ __device__ __forceinline__ void loadLinePart(const void* p, uint64_t* a, uint64_
 }
 #endif
 
-/* What a lane knows while it runs; failed is in shared memory so that every thread sees it. */
+/* What a lane knows while it runs; failed is in shared memory so that every thread of its team sees it. */
 struct Lane {
     const jccl_work* w;
+    Team t;
     uint32_t lane;
     uint64_t deadline;
     uint64_t tile;
@@ -480,10 +512,10 @@ __device__ __forceinline__ char* slotOf(const jccl_work* w, const jccl_conn& c, 
 }
 
 /* Thread 0 waits until the sender may write message `tail` (tail - head < STEPS). The acquire
- * orders the block's writes into the freed slot (after the caller's __syncthreads) after the
+ * orders the team's writes into the freed slot (after the caller's barrier) after the
  * receiver's reads of it, which its fence and head store released. */
 __device__ void waitRoom(const Lane& l, const jccl_conn& c) {
-    if (threadIdx.x != 0) return;
+    if (l.t.tid != 0) return;
     uint64_t tail = *fifoWord(c, JCCL_FIFO_TAIL);
     uint32_t polls = 0;
     while (tail - acquireCounter(c, JCCL_FIFO_HEAD) >= JCCL_STEPS) {
@@ -498,7 +530,7 @@ __device__ void waitRoom(const Lane& l, const jccl_conn& c) {
 
 /* Simple: thread 0 acquires tail; the message is read in place from its slot. */
 __device__ JCCL_NOINLINE const char* recvSimple(const Lane& l, const jccl_conn& c, uint64_t bytes, uint64_t* shared) {
-    if (threadIdx.x == 0) {
+    if (l.t.tid == 0) {
         uint64_t head = *fifoWord(c, JCCL_FIFO_HEAD);
         uint32_t polls = 0;
         bool ok = true;
@@ -512,14 +544,14 @@ __device__ JCCL_NOINLINE const char* recvSimple(const Lane& l, const jccl_conn& 
         }
         *shared = head;
     }
-    __syncthreads();
+    teamSync(l.t);
     return slotOf(l.w, c, *shared);
 }
 
 /* Simple: the data is in the slot (written by every thread); thread 0 publishes it after a fence. */
-__device__ void publishSimple(const jccl_conn& c, uint64_t bytes) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
+__device__ void publishSimple(Team t, const jccl_conn& c, uint64_t bytes) {
+    teamSync(t);
+    if (t.tid == 0) {
         uint64_t tail = *fifoWord(c, JCCL_FIFO_TAIL);
         storeVolatile64(fifoWord(c, JCCL_FIFO_SIZES + 8 * (int)(tail % JCCL_STEPS)), bytes);
         fenceFor(c);
@@ -533,7 +565,7 @@ __device__ JCCL_NOINLINE void recvLl(const Lane& l, const jccl_conn& c, uint64_t
     uint64_t head = *fifoWord(c, JCCL_FIFO_HEAD);
     uint32_t flag = (uint32_t)(head + 1);
     const char* slot = slotOf(l.w, c, head);
-    if (threadIdx.x == 0) {
+    if (l.t.tid == 0) {
         uint32_t polls = 0;
         uint4 v = loadVolatile128(slot);
         bool ok = true;
@@ -545,9 +577,9 @@ __device__ JCCL_NOINLINE void recvLl(const Lane& l, const jccl_conn& c, uint64_t
         uint64_t got = ((uint64_t)v.z << 32) | v.x;
         if (ok && got != bytes) fail(l, JCCL_STATUS_SIZE_MISMATCH, c.peer, c.channel, got, bytes);
     }
-    if (__syncthreads_or(*l.failed)) return;
+    if (teamAny(l.t, *l.failed)) return;
     uint64_t lines = (bytes + JCCL_LL_DATA_BYTES - 1) / JCCL_LL_DATA_BYTES;
-    for (uint64_t i = threadIdx.x; i < lines; i += blockDim.x) {
+    for (uint64_t i = l.t.tid; i < lines; i += l.t.n) {
         const char* line = slot + (i + 1) * JCCL_LL_LINE_BYTES;
         uint4 v = loadVolatile128(line);
         uint32_t polls = 0;
@@ -577,7 +609,7 @@ __device__ __forceinline__ uint64_t readWord(const char* p, uint64_t avail) {
 }
 
 /* LL: every thread writes whole lines with one 16-byte store: {data1, flag, data2, flag}. */
-__device__ JCCL_NOINLINE void sendLl(const jccl_work* w, const jccl_conn& c, const char* data, uint64_t bytes) {
+__device__ JCCL_NOINLINE void sendLl(Team t, const jccl_work* w, const jccl_conn& c, const char* data, uint64_t bytes) {
     uint64_t tail = *fifoWord(c, JCCL_FIFO_TAIL);
     uint32_t flag = (uint32_t)(tail + 1);
     char* slot = slotOf(w, c, tail);
@@ -585,14 +617,14 @@ __device__ JCCL_NOINLINE void sendLl(const jccl_work* w, const jccl_conn& c, con
         /* every flag of the slot made one no message of the next 2^31 carries here */
         uint32_t clean = flag ^ 0x80000000u;
         uint64_t all = w->slotBytes / JCCL_LL_LINE_BYTES;
-        for (uint64_t i = threadIdx.x; i < all; i += blockDim.x) {
+        for (uint64_t i = t.tid; i < all; i += t.n) {
             storeVolatile128(slot + i * JCCL_LL_LINE_BYTES, make_uint4(0, clean, 0, clean));
         }
-        __syncthreads();
+        teamSync(t);
         fenceFor(c);
     }
     uint64_t lines = (bytes + JCCL_LL_DATA_BYTES - 1) / JCCL_LL_DATA_BYTES;
-    for (uint64_t i = threadIdx.x; i <= lines; i += blockDim.x) {
+    for (uint64_t i = t.tid; i <= lines; i += t.n) {
         uint64_t v;
         if (i == 0) {
             v = bytes;
@@ -602,8 +634,8 @@ __device__ JCCL_NOINLINE void sendLl(const jccl_work* w, const jccl_conn& c, con
         }
         storeVolatile128(slot + i * JCCL_LL_LINE_BYTES, make_uint4((uint32_t)v, flag, (uint32_t)(v >> 32), flag));
     }
-    __syncthreads();
-    if (threadIdx.x == 0) storeVolatile64(fifoWord(c, JCCL_FIFO_TAIL), tail + 1);
+    teamSync(t);
+    if (t.tid == 0) storeVolatile64(fifoWord(c, JCCL_FIFO_TAIL), tail + 1);
 }
 
 /* LL128: a line is 16 words; word 15 is the flag (sequence + 1); line 0's word 0 is the size, so
@@ -615,16 +647,16 @@ __device__ __forceinline__ uint64_t ll128DataOffset(uint64_t line, int word) {
     return line == 0 ? (uint64_t)(word - 1) * 8 : 112 + (line - 1) * 120 + (uint64_t)word * 8;
 }
 
-__device__ JCCL_NOINLINE void sendLl128(const jccl_work* w, const jccl_conn& c, const char* data, uint64_t bytes) {
+__device__ JCCL_NOINLINE void sendLl128(Team t, const jccl_work* w, const jccl_conn& c, const char* data, uint64_t bytes) {
     uint64_t tail = *fifoWord(c, JCCL_FIFO_TAIL);
     uint64_t flag = tail + 1;
     char* slot = slotOf(w, c, tail);
     uint64_t lines = (bytes + JCCL_HEADER_BYTES + JCCL_LL128_DATA_BYTES - 1) / JCCL_LL128_DATA_BYTES;
-    int lane = threadIdx.x & 31;
+    int lane = t.tid & 31;
     int part = lane & 7;
-    uint64_t perIter = (blockDim.x / 32) * 4;
+    uint64_t perIter = (t.n / 32) * 4;
     /* warp-uniform: every lane of a warp takes part in each line store of its warp */
-    for (uint64_t base = (threadIdx.x / 32) * 4; base < lines; base += perIter) {
+    for (uint64_t base = (t.tid / 32) * 4; base < lines; base += perIter) {
         uint64_t line = base + (lane >> 3);
         uint64_t v[2] = {0, 0};
         for (int k = 0; k < 2; k++) {
@@ -640,19 +672,19 @@ __device__ JCCL_NOINLINE void sendLl128(const jccl_work* w, const jccl_conn& c, 
         }
         storeLinePart(line < lines ? slot + line * JCCL_LL128_LINE_BYTES + part * 16 : nullptr, v[0], v[1]);
     }
-    __syncthreads();
-    if (threadIdx.x == 0) storeVolatile64(fifoWord(c, JCCL_FIFO_TAIL), tail + 1);
+    teamSync(t);
+    if (t.tid == 0) storeVolatile64(fifoWord(c, JCCL_FIFO_TAIL), tail + 1);
 }
 
 /* Warps poll lines four at a time; a group of eight threads takes its line once the flag thread
  * of the group has seen the flag in the same load. Lines first..first+count. */
 __device__ bool pollLl128Lines(const Lane& l, const jccl_conn& c, const char* slot, uint64_t flag, uint64_t first,
                                uint64_t count, uint64_t bytes, char* into, uint64_t* sizeOut) {
-    int lane = threadIdx.x & 31;
+    int lane = l.t.tid & 31;
     int part = lane & 7;
-    uint64_t warps = blockDim.x / 32;
+    uint64_t warps = l.t.n / 32;
     uint64_t perIter = warps * 4;
-    for (uint64_t base = (threadIdx.x / 32) * 4; base < count; base += perIter) {
+    for (uint64_t base = (l.t.tid / 32) * 4; base < count; base += perIter) {
         uint64_t line = first + base + (lane >> 3);
         bool mine = base + (lane >> 3) < count;
         uint64_t v0 = 0, v1 = 0;
@@ -697,23 +729,23 @@ __device__ JCCL_NOINLINE void recvLl128(const Lane& l, const jccl_conn& c, uint6
     uint64_t head = *fifoWord(c, JCCL_FIFO_HEAD);
     uint64_t flag = head + 1;
     const char* slot = slotOf(l.w, c, head);
-    if (threadIdx.x < 32) {
-        /* warp 0 reads the header line first: the size decides how many lines to wait for */
+    if (l.t.tid < 32) {
+        /* the team's warp 0 reads the header line first: the size decides how many lines to wait for */
         uint64_t got = ~0ull;
-        uint64_t* sizeAt = threadIdx.x == 0 ? &got : nullptr;
+        uint64_t* sizeAt = l.t.tid == 0 ? &got : nullptr;
         bool ok = pollLl128Lines(l, c, slot, flag, 0, 1, 0, nullptr, sizeAt);
-        if (threadIdx.x == 0 && ok && got != bytes) fail(l, JCCL_STATUS_SIZE_MISMATCH, c.peer, c.channel, got, bytes);
+        if (l.t.tid == 0 && ok && got != bytes) fail(l, JCCL_STATUS_SIZE_MISMATCH, c.peer, c.channel, got, bytes);
     }
-    if (__syncthreads_or(*l.failed)) return;
+    if (teamAny(l.t, *l.failed)) return;
     uint64_t lines = (bytes + JCCL_HEADER_BYTES + JCCL_LL128_DATA_BYTES - 1) / JCCL_LL128_DATA_BYTES;
     pollLl128Lines(l, c, slot, flag, 0, lines, bytes, into, nullptr);
     (void)shared;
 }
 
 /* Every protocol: the receiver frees the slot once every thread is done with it. */
-__device__ void release(const jccl_conn& c) {
-    __syncthreads();
-    if (threadIdx.x == 0) {
+__device__ void release(Team t, const jccl_conn& c) {
+    teamSync(t);
+    if (t.tid == 0) {
         uint64_t head = *fifoWord(c, JCCL_FIFO_HEAD);
         fenceFor(c);
         storeVolatile64(fifoWord(c, JCCL_FIFO_HEAD), head + 1);
@@ -733,10 +765,10 @@ __device__ __forceinline__ char* regionAddress(const jccl_work* w, bool output, 
 }
 
 /*
- * One step; false when the lane failed. Whether a lane failed is decided at a barrier with
- * __syncthreads_or over each thread's view (a thread that failed says so itself): a plain read of the
- * shared flag after a barrier would race with a fast thread that already fails in the next wait, and
- * the block's threads would take different branches around the next barrier.
+ * One step; false when the lane failed. Whether a lane failed is decided at a barrier that ORs each
+ * thread's view (teamAny: a thread that failed says so itself): a plain read of the shared flag after
+ * a barrier would race with a fast thread that already fails in the next wait, and the team's
+ * threads would take different branches around the next barrier.
  */
 template <int PROTO, typename Ops>
 __device__ bool step(Lane& l, const Ops& o, const jccl_step& s, uint64_t shift, char* scratch, uint64_t* shared) {
@@ -747,8 +779,8 @@ __device__ bool step(Lane& l, const Ops& o, const jccl_step& s, uint64_t shift, 
     uint64_t maxMessage = w->scratchPerLane / (JCCL_MAX_LINKS + 1);
     int nr = s.nrecv, ns = s.nsend;
     if (nr > JCCL_MAX_LINKS || ns > JCCL_MAX_LINKS || (PROTO != JCCL_PROTO_SIMPLE && bytes > maxMessage)) {
-        if (threadIdx.x == 0) fail(l, JCCL_STATUS_BAD_WORK, 0, 0, bytes, maxMessage);
-        __syncthreads();
+        if (l.t.tid == 0) fail(l, JCCL_STATUS_BAD_WORK, 0, 0, bytes, maxMessage);
+        teamSync(l.t);
         return false;
     }
     const char* in[JCCL_MAX_LINKS];
@@ -762,10 +794,10 @@ __device__ bool step(Lane& l, const Ops& o, const jccl_step& s, uint64_t shift, 
             else recvLl128(l, c, bytes, into, shared);
             in[k] = into;
         }
-        if (__syncthreads_or(*l.failed)) return false;
+        if (teamAny(l.t, *l.failed)) return false;
     }
     for (int k = 0; k < ns; k++) waitRoom(l, conns[s.send[k]]);
-    if (__syncthreads_or(*l.failed)) return false;
+    if (teamAny(l.t, *l.failed)) return false;
 
     bool red = w->redop != JCCL_OP_NONE;
     bool preSrc = red && (s.flags & JCCL_STEP_PRE_SRC);
@@ -785,10 +817,11 @@ __device__ bool step(Lane& l, const Ops& o, const jccl_step& s, uint64_t shift, 
                 : scratch + JCCL_MAX_LINKS * maxMessage;
     }
     const char* result;
+    Team t = l.t;
     switch (s.kind) {
         case JCCL_SEND:
             if (preSrc) {
-                combine(o, w->redop, src, true, nullptr, false, outgoing, s.count, false);
+                combine(t, o, w->redop, src, true, nullptr, false, outgoing, s.count, false);
                 result = outgoing;
             } else {
                 result = src;
@@ -796,61 +829,68 @@ __device__ bool step(Lane& l, const Ops& o, const jccl_step& s, uint64_t shift, 
             break;
         case JCCL_RECV:
         case JCCL_RECV_COPY_SEND:
-            copyBytes(in[0], dst, bytes);
+            copyBytes(t, in[0], dst, bytes);
             result = dst;
             break;
         case JCCL_RECV_REDUCE_SEND:
         case JCCL_RECV_REDUCE_COPY:
         case JCCL_RECV_REDUCE_COPY_SEND: {
             char* res = hasDst ? dst : outgoing;
-            combine(o, w->redop, in[0], false, src, preSrc, res, s.count, post && nr == 1);
+            combine(t, o, w->redop, in[0], false, src, preSrc, res, s.count, post && nr == 1);
             for (int k = 1; k < nr; k++) {
-                __syncthreads();
-                combine(o, w->redop, res, false, in[k], false, res, s.count, post && k == nr - 1);
+                teamSync(t);
+                combine(t, o, w->redop, res, false, in[k], false, res, s.count, post && k == nr - 1);
             }
             result = res;
             break;
         }
         default: /* JCCL_COPY_SEND, JCCL_LOCAL_COPY */
-            if (red && (preSrc || post)) combine(o, w->redop, src, preSrc, nullptr, false, dst, s.count, post);
-            else copyBytes(src, dst, bytes);
+            if (red && (preSrc || post)) combine(t, o, w->redop, src, preSrc, nullptr, false, dst, s.count, post);
+            else copyBytes(t, src, dst, bytes);
             result = dst;
             break;
     }
-    __syncthreads();
+    teamSync(t);
     for (int k = 0; k < ns; k++) {
         const jccl_conn& c = conns[s.send[k]];
         if (PROTO == JCCL_PROTO_SIMPLE) {
             char* slot = slotOf(w, c, *fifoWord(c, JCCL_FIFO_TAIL));
-            copyBytes(result, slot, bytes);
-            publishSimple(c, bytes);
+            copyBytes(t, result, slot, bytes);
+            publishSimple(t, c, bytes);
         } else if (PROTO == JCCL_PROTO_LL) {
-            sendLl(w, c, result, bytes);
+            sendLl(t, w, c, result, bytes);
         } else {
-            sendLl128(w, c, result, bytes);
+            sendLl128(t, w, c, result, bytes);
         }
     }
-    for (int k = 0; k < nr; k++) release(conns[s.recv[k]]);
-    return !__syncthreads_or(*l.failed);
+    for (int k = 0; k < nr; k++) release(t, conns[s.recv[k]]);
+    return !teamAny(t, *l.failed);
+}
+
+/* Whether `lane` has no step in any segment: its threads then go to the other lane of the pair
+ * (the split tree's root only reduces, on its up lane; a leaf only sends up and receives down). */
+__device__ bool idle(const jccl_work* w, uint32_t lane) {
+    const jccl_lane_steps* ls = reinterpret_cast<const jccl_lane_steps*>(w->laneSteps) + (uint64_t)lane * w->nsegments;
+    for (uint32_t g = 0; g < w->nsegments; g++) {
+        if (ls[g].count > 0) return false;
+    }
+    return true;
+}
+
+/* The threads of a pair's first lane, as NCCL splits its tree: LL and LL128 give 70 % to the
+ * reduction (up to three receives against one send), Simple half, and 64 more from 256 on. */
+template <int PROTO>
+__device__ uint32_t splitAt(uint32_t n) {
+    uint32_t first = PROTO == JCCL_PROTO_SIMPLE ? n / 2 + (n / 2 >= 256 ? 64 : 0) : n * 7 / (10 * 32) * 32;
+    return first < 32 ? 32 : first > n - 32 ? n - 32 : first;
 }
 
 template <int PROTO, typename Ops>
-__device__ void runLane(const jccl_work* w, int* failedFlag, uint64_t* shared) {
-    Lane l;
-    l.w = w;
-    l.lane = blockIdx.x;
-    l.deadline = globalTimer() + w->timeoutNs;
-    l.failed = failedFlag;
-    l.tile = 0;
-    l.stepIndex = 0;
-    if (w->protocol != PROTO || blockDim.x % 32 != 0) {
-        if (threadIdx.x == 0) fail(l, JCCL_STATUS_BAD_WORK, 0, 0, w->protocol, PROTO);
-        return;
-    }
+__device__ void runLane(Lane& l, const jccl_work* w, uint64_t* shared) {
     Ops o(w->scalar, w->nranks);
-    char* scratch = reinterpret_cast<char*>(w->scratch + blockIdx.x * w->scratchPerLane);
+    char* scratch = reinterpret_cast<char*>(w->scratch + l.lane * w->scratchPerLane);
     const jccl_segment* segs = reinterpret_cast<const jccl_segment*>(w->segments);
-    const jccl_lane_steps* ls = reinterpret_cast<const jccl_lane_steps*>(w->laneSteps) + (uint64_t)blockIdx.x * w->nsegments;
+    const jccl_lane_steps* ls = reinterpret_cast<const jccl_lane_steps*>(w->laneSteps) + (uint64_t)l.lane * w->nsegments;
     const jccl_step* steps = reinterpret_cast<const jccl_step*>(w->steps);
     for (uint32_t g = 0; g < w->nsegments; g++) {
         jccl_segment seg = segs[g];
@@ -867,19 +907,43 @@ __device__ void runLane(const jccl_work* w, int* failedFlag, uint64_t* shared) {
     }
 }
 
-/* The operations of a launch, in order: each block runs its lane of each (blocks past an
- * operation's lanes skip it). The operations of one group share a launch (NCCL's aggregation): a
- * lane goes on to the next operation as soon as it is done with the previous one. */
+/* What the threads of a block share: each team's failure flag and its word for thread 0's answers. */
+struct BlockShared {
+    int failed[2];
+    uint64_t word[2];
+};
+
+/* The operations of a launch, in order: each block runs its lane of each, or its pair of lanes
+ * (blocks past an operation's lanes skip it). The operations of one group share a launch (NCCL's
+ * aggregation): a lane goes on to the next operation as soon as it is done with the previous one. */
 template <int PROTO, typename Ops>
 __device__ void runBatch(const jccl_batch& b) {
-    JCCL_BLOCK_SHARED(int, failed);
-    JCCL_BLOCK_SHARED(uint64_t, shared);
-    if (threadIdx.x == 0) failed = 0;
+    JCCL_BLOCK_SHARED(BlockShared, sh);
+    if (threadIdx.x < 2) sh.failed[threadIdx.x] = 0;
     __syncthreads();
     for (uint32_t i = 0; i < b.count && i < JCCL_MAX_BATCH; i++) {
         const jccl_work* w = reinterpret_cast<const jccl_work*>(b.works[i]);
-        if (blockIdx.x < w->nlanes) runLane<PROTO, Ops>(w, &failed, &shared);
-        if (__syncthreads_or(failed)) return;
+        uint32_t paired = w->pairedLanes;
+        Lane l;
+        l.w = w;
+        l.lane = blockIdx.x;
+        l.t = Team{threadIdx.x, blockDim.x, 1};
+        l.failed = &sh.failed[0];
+        l.tile = 0;
+        l.stepIndex = 0;
+        if (w->protocol != PROTO || blockDim.x % 32 != 0 || (paired != 0 && (w->nlanes != 2 * paired || blockDim.x < 64))) {
+            if (threadIdx.x == 0) fail(l, JCCL_STATUS_BAD_WORK, 0, 0, w->protocol, PROTO);
+        } else if (blockIdx.x < (paired != 0 ? paired : w->nlanes)) {
+            if (paired != 0) {
+                uint32_t first = idle(w, blockIdx.x + paired) ? blockDim.x : idle(w, blockIdx.x) ? 0 : splitAt<PROTO>(blockDim.x);
+                bool second = threadIdx.x >= first;
+                l.lane = blockIdx.x + (second ? paired : 0);
+                l.t = second ? Team{threadIdx.x - first, blockDim.x - first, 2} : Team{threadIdx.x, first, 1};
+                l.failed = &sh.failed[second ? 1 : 0];
+            }
+            runLane<PROTO, Ops>(l, w, &sh.word[l.t.bar - 1]);
+        }
+        if (__syncthreads_or(*l.failed)) return;
     }
 }
 

@@ -6,9 +6,9 @@
  * Java MemoryLayouts of io.jccl.kernels.WorkLayout, and core's KernelProtocolConstantsTest every
  * constant with io.jccl.proto.Protocol.
  *
- * One launch runs the operations of one call or group of one rank: a thread block per lane (blockIdx.x), each walking
- * every segment of the rank's plan, every tile of the segment, and that lane's steps in order,
- * as io.jccl.engine.host.LaneExecutor does.
+ * One launch runs the operations of one call or group of one rank: a thread block per lane (blockIdx.x), or per pair
+ * of lanes (jccl_work.pairedLanes), each walking every segment of the rank's plan, every tile of the
+ * segment, and that lane's steps in order, as io.jccl.engine.host.LaneExecutor does.
  */
 #ifndef JCCL_WORK_H
 #define JCCL_WORK_H
@@ -110,6 +110,10 @@ typedef struct jccl_work {
     uint32_t nranks;         /* AVG divides by it */
     uint32_t rank;
     uint32_t protocol;       /* JCCL_PROTO_* (each kernel also knows its own; checked) */
+    uint32_t pairedLanes;    /* 0: block b runs lane b with all its threads; else nlanes / 2, and
+                              * block b runs lanes b and b + pairedLanes at once, its threads split
+                              * between them (the split tree's reducing and broadcasting lanes) */
+    uint32_t pad;
 } jccl_work;
 
 /* A schedule run repeat times over consecutive tiles: run i adds firstShift + i * stride elements

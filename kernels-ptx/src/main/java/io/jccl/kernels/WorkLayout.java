@@ -107,7 +107,9 @@ public final class WorkLayout {
             JAVA_INT.withName("redop"),
             JAVA_INT.withName("nranks"),
             JAVA_INT.withName("rank"),
-            JAVA_INT.withName("protocol")).withName("jccl_work");
+            JAVA_INT.withName("protocol"),
+            JAVA_INT.withName("pairedLanes"),
+            JAVA_INT.withName("pad")).withName("jccl_work");
 
     /** {@code jccl_segment}: a schedule run {@code repeat} times over consecutive tiles. */
     public static final StructLayout SEGMENT = MemoryLayout.structLayout(

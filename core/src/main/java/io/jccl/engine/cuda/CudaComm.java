@@ -405,7 +405,7 @@ public final class CudaComm {
         return new Op(plan, List.copyOf(ops), Protocol.SIMPLE, DataType.UINT8, null, WorkLayout.OP_NONE, in, out);
     }
 
-    /** One kernel launch running {@code batch} in order: a block per lane of the widest plan. */
+    /** One kernel launch running {@code batch} in order: the blocks of the widest plan. */
     private void launch(List<Op> batch, CudaStream s) {
         Op first = batch.getFirst();
         MemorySegment f = gpu.function(CudaTuning.kernelProtocol(first.protocol()), first.type().ordinal());
@@ -417,7 +417,7 @@ public final class CudaComm {
             Op op = batch.get(i);
             long desc = descriptor(op.plan(), op.shape(), op.protocol(), op.type(), op.op(), op.redop(), op.in(), op.out());
             batchArg.setAtIndex(ValueLayout.JAVA_LONG, i, desc);
-            blocks = Math.max(blocks, op.plan().lanes());
+            blocks = Math.max(blocks, CudaTuning.blocks(op.plan()));
         }
         batchArg.set(ValueLayout.JAVA_INT, BATCH_COUNT, batch.size());
         try {

@@ -42,7 +42,7 @@ final class CudaPlanner {
      * The plan of a call shape among {@code n} ranks, at most {@code sharing} of them on one GPU,
      * which keeps {@code residentBlocks} blocks resident, from the tuner and the configuration every rank shares. Given channel bounds
      * (JCCL_MIN/MAX_NCHANNELS) keep the tuner's channels, exactly as the host engine plans; without
-     * them the channels come from {@link CudaTuning#channels}. Either way every rank's blocks must
+     * them the channels come from {@link CudaTuning#planChannels}. Either way every rank's blocks must
      * fit on the GPU at once.
      */
     static Planned make(Tuner tuner, Config config, int n, int sharing, CallKey k, int rank, int residentBlocks) {
@@ -51,21 +51,23 @@ final class CudaPlanner {
         long bytes = CallSize.bytes(k.collective(), k.count(), k.elementSize(), n);
         int perRank = Math.max(1, residentBlocks / sharing);
         if (!config.channelBoundsGiven()) {
-            c = new Choice(c.algorithm(), p, CudaTuning.channels(p, bytes, perRank), c.source(), c.predictedMicros());
+            c = new Choice(c.algorithm(), p, CudaTuning.planChannels(c.algorithm(), p, bytes, perRank), c.source(),
+                    c.predictedMicros());
         }
         Plan plan = plan(tuner, config, n, k, c, bytes);
-        while (plan.lanes() > perRank && !config.channelBoundsGiven() && c.channels() > 1) {
-            // an algorithm with more lanes than channels (split tree): fewer channels
-            c = new Choice(c.algorithm(), p, Math.max(1, c.channels() * perRank / plan.lanes()), c.source(),
-                    c.predictedMicros());
+        int blocks = CudaTuning.blocks(plan);
+        while (blocks > perRank && !config.channelBoundsGiven() && c.channels() > 1) {
+            // an algorithm with more blocks than channels: fewer channels
+            c = new Choice(c.algorithm(), p, Math.max(1, c.channels() * perRank / blocks), c.source(), c.predictedMicros());
             plan = plan(tuner, config, n, k, c, bytes);
+            blocks = CudaTuning.blocks(plan);
         }
-        if (plan.lanes() > perRank) {
+        if (blocks > perRank) {
             throw new io.jccl.JcclException(io.jccl.ErrorCode.INVALID_USAGE, rank, c.algorithm().id() + " on "
-                    + c.channels() + " channels runs " + plan.lanes() + " blocks per rank, " + (long) plan.lanes() * sharing
+                    + c.channels() + " channels runs " + blocks + " blocks per rank, " + (long) blocks * sharing
                     + " for the " + sharing + " ranks sharing the GPU, which keeps " + residentBlocks + " of these kernels' blocks"
                     + " resident at once; the ranks' blocks wait for each other, so all must run together: set"
-                    + " JCCL_MAX_NCHANNELS to at most " + Math.max(1, perRank * c.channels() / plan.lanes()));
+                    + " JCCL_MAX_NCHANNELS to at most " + Math.max(1, perRank * c.channels() / blocks));
         }
         return new Planned(plan, c);
     }

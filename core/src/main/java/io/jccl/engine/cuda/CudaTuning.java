@@ -1,7 +1,9 @@
 package io.jccl.engine.cuda;
 
 import io.jccl.Config;
+import io.jccl.algo.Algorithm;
 import io.jccl.kernels.WorkLayout;
+import io.jccl.plan.Plan;
 import io.jccl.proto.Protocol;
 import io.jccl.topo.ServerLayout;
 import io.jccl.tune.Tuner;
@@ -38,6 +40,32 @@ final class CudaTuning {
         // loops need (4 ranks on 33 channels ran 128 MiB at 54 GB/s busbw, on 16 channels per rank
         // 8 ranks made 97)
         return Integer.highestOneBit((int) Math.min(Math.min(want, Math.max(1, perRank)), 64));
+    }
+
+    /**
+     * The lanes of {@code plan} that share a block with another (0: a block per lane). The split
+     * tree's reducing lane c and broadcasting lane c + L run at once on one block, its threads split
+     * between them as NCCL splits a tree channel's (the kernel's splitAt), so it takes the blocks of
+     * a tree on as many channels, not twice as many.
+     */
+    static int pairedLanes(Plan plan) {
+        return Algorithm.SPLIT_TREE.id().equals(plan.algorithm()) ? plan.lanes() / 2 : 0;
+    }
+
+    /**
+     * The channels the engine plans for a call of {@code algorithm} when no bounds are given:
+     * {@link #channels}, but twice as many for the split tree (its pairs' lanes get the blocks a lane
+     * each would have had: each lane has part of a block's threads). Measured on an H100, split tree
+     * all-reduce, 8 ranks at 32 KiB: 51 us on 4 channels, 45 on 8; 256 KiB: 62 on 8, 57 on 16
+     * (docs/gpu.md "The split tree").
+     */
+    static int planChannels(Algorithm algorithm, Protocol p, long bytes, int perRank) {
+        return channels(p, algorithm == Algorithm.SPLIT_TREE ? 2 * bytes : bytes, perRank);
+    }
+
+    /** The blocks of one rank's launch of {@code plan}: one per lane, or per pair of lanes. */
+    static int blocks(Plan plan) {
+        return plan.lanes() - pairedLanes(plan);
     }
 
     /** The fewest bytes of a call worth another channel: a message of the protocol's lines per thread. */

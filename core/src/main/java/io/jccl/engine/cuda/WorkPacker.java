@@ -133,6 +133,7 @@ final class WorkPacker {
         putInt(m, 0, WORK, "nranks", l.nranks());
         putInt(m, 0, WORK, "rank", l.rank());
         putInt(m, 0, WORK, "protocol", l.protocol());
+        putInt(m, 0, WORK, "pairedLanes", CudaTuning.pairedLanes(plan));
         for (int i = 0; i < nops; i++) {
             m.set(JAVA_LONG, oInputs + 8L * i, l.inputs()[i]);
             // One scratch for the work, as the host engine's rank has one for each operation it runs.

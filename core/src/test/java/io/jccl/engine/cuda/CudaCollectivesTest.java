@@ -106,7 +106,7 @@ class CudaCollectivesTest {
         int per = Boolean.getBoolean("jccl.test.full") ? 24 : 6;
         for (int n : new int[] {2, 4, 8}) {
             for (Protocol p : Protocol.values()) {
-                for (String algorithm : new String[] {"ring", "tree", "butterfly", "rhd"}) {
+                for (String algorithm : new String[] {"ring", "tree", "splittree", "butterfly", "rhd"}) {
                     for (int i = 0; i < per; i++) {
                         Collective c = !algorithm.equals("ring") ? Collective.ALL_REDUCE : colls[(i + n) % colls.length];
                         DataType t = DataType.values()[rnd.nextInt(DataType.values().length)];

@@ -70,6 +70,29 @@ class CudaPlannerTest {
     }
 
     @Test
+    void theSplitTreeRunsAPairOfLanesPerBlockOnTwiceTheChannels() {
+        Config tree = Config.defaults().withAlgorithms("tree").withProtocols("LL");
+        Config split = Config.defaults().withAlgorithms("splittree").withProtocols("LL");
+        // 32 KiB of LL: a tree on 4 channels (4 blocks); the split tree on 8, its 16 lanes on 8 blocks
+        CudaPlanner.Planned t = allReduce(tree, 8, 8192, H100_RESIDENT);
+        CudaPlanner.Planned s = allReduce(split, 8, 8192, H100_RESIDENT);
+        assertThat(t.choice().channels()).isEqualTo(4);
+        assertThat(CudaTuning.blocks(t.plan())).isEqualTo(4);
+        assertThat(s.choice().channels()).isEqualTo(8);
+        assertThat(s.plan().lanes()).isEqualTo(16);
+        assertThat(CudaTuning.blocks(s.plan())).isEqualTo(8);
+        // 64 MiB on 8 ranks: 16 blocks each fit, so 16 channels, each block a pair of lanes
+        CudaPlanner.Planned big = allReduce(split.withProtocols("Simple"), 8, 16L << 20, H100_RESIDENT);
+        assertThat(big.choice().channels()).isEqualTo(16);
+        assertThat(CudaTuning.blocks(big.plan())).isEqualTo(16);
+        // given bounds are the channels, as on the host: 8 channels are 8 blocks of pairs
+        Config given = split.withChannels(8, 8);
+        assertThat(CudaTuning.blocks(allReduce(given, 8, 16L << 20, H100_RESIDENT).plan())).isEqualTo(8);
+        assertThatThrownBy(() -> allReduce(given, 8, 16L << 20, 40)).hasMessageContaining("runs 8 blocks per rank, 64 for the 8 ranks")
+                .hasMessageContaining("JCCL_MAX_NCHANNELS to at most 5");
+    }
+
+    @Test
     void givenBoundsAreKeptAsTheHostEnginePlansAndRefusedWhenTheRanksCannotAllBeResident() {
         Config c = Config.defaults().withAlgorithms("ring").withProtocols("Simple").withChannels(8, 8);
         assertThat(c.channelBoundsGiven()).isTrue();

@@ -66,7 +66,9 @@ class FakeDriverEngineTest {
                 new CudaCollectivesTest.Case(3, "ring", Protocol.SIMPLE, Collective.REDUCE_SCATTER, DataType.UINT8, RedOp.MIN, 777, false, 0),
                 // plans with scratch, on two channels: the butterfly folding a rank, rhd's halves
                 new CudaCollectivesTest.Case(3, "butterfly", Protocol.LL128, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.SUM, 20_001, false, 0),
-                new CudaCollectivesTest.Case(4, "rhd", Protocol.SIMPLE, Collective.ALL_REDUCE, DataType.INT64, RedOp.AVG, 100_003, true, 0));
+                new CudaCollectivesTest.Case(4, "rhd", Protocol.SIMPLE, Collective.ALL_REDUCE, DataType.INT64, RedOp.AVG, 100_003, true, 0),
+                // the split tree on two channels: two blocks, each running a pair of lanes on two teams
+                new CudaCollectivesTest.Case(5, "splittree", Protocol.LL, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.SUM, 30_001, false, 0));
     }
 
     @ParameterizedTest

@@ -84,7 +84,10 @@ class KernelEmulationTest {
                 new Case(2, "ring", Protocol.LL128, Collective.BROADCAST, DataType.FLOAT64, null, 20_000, false, 1),
                 new Case(4, "direct", Protocol.SIMPLE, Collective.ALL_TO_ALL, DataType.INT32, null, 1000, false, 0),
                 new Case(4, "ring", Protocol.LL, Collective.REDUCE, DataType.FLOAT8_E4M3, RedOp.preMulSum(0.3), 999, false, 2),
+                // The split tree: each block runs a reducing and a broadcasting lane on two teams of its threads.
                 new Case(4, "splittree", Protocol.LL, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.MAX, 4097, false, 0),
+                new Case(5, "splittree", Protocol.SIMPLE, Collective.ALL_REDUCE, DataType.FLOAT32, RedOp.SUM, 70_001, false, 0),
+                new Case(3, "splittree", Protocol.LL128, Collective.ALL_REDUCE, DataType.BFLOAT16, RedOp.AVG, 9001, true, 0),
                 new Case(2, "ring", Protocol.LL128, Collective.ALL_REDUCE, DataType.FLOAT8_E5M2, RedOp.SUM, 10_001, true, 0),
                 new Case(3, "ring", Protocol.SIMPLE, Collective.ALL_REDUCE, DataType.UINT32, RedOp.AVG, 70_001, false, 0),
                 new Case(2, "ring", Protocol.LL, Collective.GATHER, DataType.INT64, null, 300, false, 1),
@@ -353,7 +356,7 @@ class KernelEmulationTest {
                     descs.add(WorkPacker.pack(plan, r, l, where, BASE + at, a2).bytes().toArray(ValueLayout.JAVA_BYTE));
                     descAt.add(at);
                     works.add(BASE + at);
-                    blocks = Math.max(blocks, plan.lanes());
+                    blocks = Math.max(blocks, CudaTuning.blocks(plan));
                 }
             }
             if (works.isEmpty()) {

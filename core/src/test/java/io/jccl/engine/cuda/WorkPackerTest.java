@@ -65,16 +65,16 @@ class WorkPackerTest {
         Plan plan = Plan.shared("test", Collective.ALL_REDUCE, 1, 1, List.of(new Segment(s, 11, 7, 3)));
         try (Arena a = Arena.ofConfined()) {
             MemorySegment m = WorkPacker.pack(plan, 0, launch(1), WorkPackerTest::fifo, BASE, a).bytes();
-            // header 144 bytes -> inputs at 144, outputs at 160, segments at 176, lane steps at 208,
-            // steps at 224, conns (none) at 272; 272 bytes in all.
-            assertThat(WORK.byteSize()).isEqualTo(144);
-            assertThat(m.byteSize()).isEqualTo(272);
-            assertThat(m.get(JAVA_LONG, 0)).isEqualTo(BASE + 144);        // inputs
-            assertThat(m.get(JAVA_LONG, 8)).isEqualTo(BASE + 160);        // outputs
-            assertThat(m.get(JAVA_LONG, 16)).isEqualTo(BASE + 176);       // segments
-            assertThat(m.get(JAVA_LONG, 24)).isEqualTo(BASE + 208);       // laneSteps
-            assertThat(m.get(JAVA_LONG, 32)).isEqualTo(BASE + 224);       // steps
-            assertThat(m.get(JAVA_LONG, 40)).isEqualTo(BASE + 272);       // conns
+            // header 152 bytes -> inputs at 160, outputs at 176, segments at 192, lane steps at 224,
+            // steps at 240, conns (none) at 288; 288 bytes in all.
+            assertThat(WORK.byteSize()).isEqualTo(152);
+            assertThat(m.byteSize()).isEqualTo(288);
+            assertThat(m.get(JAVA_LONG, 0)).isEqualTo(BASE + 160);        // inputs
+            assertThat(m.get(JAVA_LONG, 8)).isEqualTo(BASE + 176);        // outputs
+            assertThat(m.get(JAVA_LONG, 16)).isEqualTo(BASE + 192);       // segments
+            assertThat(m.get(JAVA_LONG, 24)).isEqualTo(BASE + 224);       // laneSteps
+            assertThat(m.get(JAVA_LONG, 32)).isEqualTo(BASE + 240);       // steps
+            assertThat(m.get(JAVA_LONG, 40)).isEqualTo(BASE + 288);       // conns
             assertThat(m.get(JAVA_LONG, 48)).isEqualTo(0x3000_0000L);     // scratch
             assertThat(m.get(JAVA_LONG, 56)).isEqualTo(5 * 4096L);        // scratchPerLane
             assertThat(m.get(JAVA_LONG, 64)).isEqualTo(0x4000_0000L);     // status
@@ -83,18 +83,40 @@ class WorkPackerTest {
             assertThat(m.get(JAVA_LONG, 88)).isEqualTo(1 << 16);          // slotBytes
             assertThat(m.get(JAVA_LONG, 96)).isEqualTo(0x3f80_0000L);     // scalar
             assertThat(m.get(JAVA_LONG, 104)).isEqualTo(30_000_000_000L); // timeoutNs
-            assertThat(ints(m, 112, 8)).containsExactly(1, 1, 1, 4, WorkLayout.OP_AVG, 4, 1, WorkLayout.PROTO_LL128);
-            assertThat(m.get(JAVA_LONG, 144)).isEqualTo(0x1000_0000L);
-            assertThat(m.get(JAVA_LONG, 160)).isEqualTo(0x2000_0000L);
-            assertThat(longs(m, 176, 4)).containsExactly(11L, 7L, 3L, 0L);
-            assertThat(ints(m, 208, 2)).containsExactly(0, 1);
+            // ..., protocol, pairedLanes (none: a block per lane), pad
+            assertThat(ints(m, 112, 10)).containsExactly(1, 1, 1, 4, WorkLayout.OP_AVG, 4, 1, WorkLayout.PROTO_LL128, 0, 0);
+            assertThat(m.get(JAVA_LONG, 160)).isEqualTo(0x1000_0000L);
+            assertThat(m.get(JAVA_LONG, 176)).isEqualTo(0x2000_0000L);
+            assertThat(longs(m, 192, 4)).containsExactly(11L, 7L, 3L, 0L);
+            assertThat(ints(m, 224, 2)).containsExactly(0, 1);
             // the step: kind LOCAL_COPY (7), flags post-op | pre-src | dst-output, no links
-            assertThat(m.get(JAVA_BYTE, 224)).isEqualTo((byte) 7);
-            assertThat(m.get(JAVA_BYTE, 225)).isEqualTo((byte) (WorkLayout.STEP_POST_OP | WorkLayout.STEP_PRE_SRC
+            assertThat(m.get(JAVA_BYTE, 240)).isEqualTo((byte) 7);
+            assertThat(m.get(JAVA_BYTE, 241)).isEqualTo((byte) (WorkLayout.STEP_POST_OP | WorkLayout.STEP_PRE_SRC
                     | WorkLayout.STEP_DST_OUTPUT));
-            assertThat(m.get(JAVA_BYTE, 226)).isZero();
-            assertThat(m.get(JAVA_BYTE, 227)).isZero();
-            assertThat(longs(m, 224 + 24, 3)).containsExactly(5L, 2L, 7L);
+            assertThat(m.get(JAVA_BYTE, 242)).isZero();
+            assertThat(m.get(JAVA_BYTE, 243)).isZero();
+            assertThat(longs(m, 240 + 24, 3)).containsExactly(5L, 2L, 7L);
+        }
+    }
+
+    @Test
+    void theSplitTreesLanesRunInPairsOnHalfAsManyBlocks() {
+        int n = 5;
+        Plan split = Algorithms.plan(new Call(Collective.ALL_REDUCE, n, 1001, 0), Algorithm.SPLIT_TREE, Channels.flat(n, 2), 37);
+        Plan tree = Algorithms.plan(new Call(Collective.ALL_REDUCE, n, 1001, 0), Algorithm.TREE, Channels.flat(n, 2), 37);
+        // lane c reduces up, lane c + lanes/2 broadcasts down: block c runs both
+        assertThat(split.lanes()).isEqualTo(2 * tree.lanes());
+        assertThat(CudaTuning.pairedLanes(split)).isEqualTo(tree.lanes());
+        assertThat(CudaTuning.blocks(split)).isEqualTo(CudaTuning.blocks(tree)).isEqualTo(tree.lanes());
+        assertThat(CudaTuning.pairedLanes(tree)).isZero();
+        for (int rank = 0; rank < n; rank++) {
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment m = WorkPacker.pack(split, rank, launch(1), WorkPackerTest::fifo, BASE, a).bytes();
+                assertThat(m.get(JAVA_INT, offset(WORK, "nlanes"))).isEqualTo(split.lanes());
+                assertThat(m.get(JAVA_INT, offset(WORK, "pairedLanes"))).isEqualTo(tree.lanes());
+                MemorySegment t = WorkPacker.pack(tree, rank, launch(1), WorkPackerTest::fifo, BASE, a).bytes();
+                assertThat(t.get(JAVA_INT, offset(WORK, "pairedLanes"))).isZero();
+            }
         }
     }
 

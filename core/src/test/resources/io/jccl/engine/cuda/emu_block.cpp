@@ -8,6 +8,7 @@
 #include "emu_block.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <vector>
 
@@ -31,6 +32,29 @@ int __syncthreads_or(int predicate) {
     int r = __atomic_load_n(slot, __ATOMIC_RELAXED);
     pthread_barrier_wait(&emuBlock->barrier);
     if (threadIdx.x == 0) __atomic_store_n(slot, 0, __ATOMIC_RELAXED);
+    return r;
+}
+
+int emu_bar_red_or(unsigned id, unsigned count, int predicate) {
+    if (id >= JCCL_EMU_NAMED_BARRIERS || count == 0 || count % 32 != 0 || count > blockDim.x) {
+        fprintf(stderr, "emu_bar_red_or: barrier %u of %u threads in a block of %u\n", id, count, blockDim.x);
+        abort();
+    }
+    emu_named& b = emuBlock->named[id];
+    pthread_mutex_lock(&b.lock);
+    if (predicate) b.any = 1;
+    unsigned long generation = b.generation;
+    if (++b.arrived == count) {
+        b.result = b.any;
+        b.any = 0;
+        b.arrived = 0;
+        b.generation++;
+        pthread_cond_broadcast(&b.done);
+    } else {
+        while (b.generation == generation) pthread_cond_wait(&b.done, &b.lock);
+    }
+    int r = b.result;
+    pthread_mutex_unlock(&b.lock);
     return r;
 }
 

@@ -37,8 +37,21 @@ struct emu_part {
     uint64_t a, b;
     int v;
 };
+/* A named barrier (PTX bar.sync / bar.red with a thread count): the last of `count` arrivals ends
+ * the generation and publishes the OR of their predicates, which stays until all of them have
+ * arrived at the next one. */
+struct emu_named {
+    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t done = PTHREAD_COND_INITIALIZER;
+    unsigned arrived = 0;
+    unsigned long generation = 0;
+    int any = 0;
+    int result = 0;
+};
+#define JCCL_EMU_NAMED_BARRIERS 16
 struct emu_block {
     pthread_barrier_t barrier;
+    emu_named named[JCCL_EMU_NAMED_BARRIERS];
     pthread_barrier_t warps[JCCL_EMU_MAX_WARPS];
     emu_part stage[JCCL_EMU_MAX_WARPS][32];
     alignas(16) unsigned char shared[256];
@@ -61,6 +74,7 @@ static inline uint4 make_uint4(uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
 
 void __syncthreads();
 int __syncthreads_or(int predicate);
+int emu_bar_red_or(unsigned id, unsigned count, int predicate);
 int emu_shfl(int v, int src);
 bool emu_all(bool v);
 bool emu_any(bool v);
