@@ -4,6 +4,8 @@
 # sweep, and the perf sweeps of the table in docs/gpu.md. Logs go to $OUT (default ./out).
 #   ./checks.sh [tests|sanitizer|perf|procs]...     (default: the first three)
 # procs: the all-reduce sweep with one rank per process (CUDA IPC, pinned host memory, the socket proxy).
+# TESTS_TIMEOUT: seconds the GPU tests may take (default 600); at the limit their JVM's stacks go to
+# tests.log (SIGQUIT), and a test that started and never finished is named.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 out="${OUT:-$here/out}"

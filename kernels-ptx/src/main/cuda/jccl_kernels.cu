@@ -773,14 +773,15 @@ __device__ __forceinline__ char* regionAddress(const jccl_work* w, bool output, 
 template <int PROTO, typename Ops>
 __device__ bool step(Lane& l, const Ops& o, const jccl_step& s, uint64_t shift, char* scratch, uint64_t* shared) {
     const jccl_work* w = l.w;
+    const Team t = l.t;
     const jccl_conn* conns = reinterpret_cast<const jccl_conn*>(w->conns);
     uint32_t es = w->elementSize;
     uint64_t bytes = s.count * es;
     uint64_t maxMessage = w->scratchPerLane / (JCCL_MAX_LINKS + 1);
     int nr = s.nrecv, ns = s.nsend;
     if (nr > JCCL_MAX_LINKS || ns > JCCL_MAX_LINKS || (PROTO != JCCL_PROTO_SIMPLE && bytes > maxMessage)) {
-        if (l.t.tid == 0) fail(l, JCCL_STATUS_BAD_WORK, 0, 0, bytes, maxMessage);
-        teamSync(l.t);
+        if (t.tid == 0) fail(l, JCCL_STATUS_BAD_WORK, 0, 0, bytes, maxMessage);
+        teamSync(t);
         return false;
     }
     const char* in[JCCL_MAX_LINKS];
@@ -794,10 +795,10 @@ __device__ bool step(Lane& l, const Ops& o, const jccl_step& s, uint64_t shift, 
             else recvLl128(l, c, bytes, into, shared);
             in[k] = into;
         }
-        if (teamAny(l.t, *l.failed)) return false;
+        if (teamAny(t, *l.failed)) return false;
     }
     for (int k = 0; k < ns; k++) waitRoom(l, conns[s.send[k]]);
-    if (teamAny(l.t, *l.failed)) return false;
+    if (teamAny(t, *l.failed)) return false;
 
     bool red = w->redop != JCCL_OP_NONE;
     bool preSrc = red && (s.flags & JCCL_STEP_PRE_SRC);
@@ -817,7 +818,6 @@ __device__ bool step(Lane& l, const Ops& o, const jccl_step& s, uint64_t shift, 
                 : scratch + JCCL_MAX_LINKS * maxMessage;
     }
     const char* result;
-    Team t = l.t;
     switch (s.kind) {
         case JCCL_SEND:
             if (preSrc) {
