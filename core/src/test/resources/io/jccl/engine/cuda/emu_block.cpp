@@ -7,6 +7,7 @@
 #include "jccl_work.h"
 #include "emu_block.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,17 @@ int __syncthreads_or(int predicate) {
     return r;
 }
 
+/* Seconds a thread may wait at a named barrier before the emulation aborts naming it
+ * (JCCL_EMU_BARRIER_LIMIT_S; unset or 0: no limit). A GPU's barriers have no timeout: a team whose
+ * threads take different paths around one waits for ever, and this turns that into a message. */
+static unsigned barrierLimitSeconds() {
+    static const unsigned limit = [] {
+        const char* v = getenv("JCCL_EMU_BARRIER_LIMIT_S");
+        return v == nullptr ? 0u : (unsigned)strtoul(v, nullptr, 10);
+    }();
+    return limit;
+}
+
 int emu_bar_red_or(unsigned id, unsigned count, int predicate) {
     if (id >= JCCL_EMU_NAMED_BARRIERS || count == 0 || count % 32 != 0 || count > blockDim.x) {
         fprintf(stderr, "emu_bar_red_or: barrier %u of %u threads in a block of %u\n", id, count, blockDim.x);
@@ -51,7 +63,19 @@ int emu_bar_red_or(unsigned id, unsigned count, int predicate) {
         b.generation++;
         pthread_cond_broadcast(&b.done);
     } else {
-        while (b.generation == generation) pthread_cond_wait(&b.done, &b.lock);
+        unsigned limit = barrierLimitSeconds();
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += limit;
+        while (b.generation == generation) {
+            if (limit == 0) {
+                pthread_cond_wait(&b.done, &b.lock);
+            } else if (pthread_cond_timedwait(&b.done, &b.lock, &until) == ETIMEDOUT && b.generation == generation) {
+                fprintf(stderr, "emu_bar_red_or: block %u thread %u waited %u s at barrier %u of %u threads; %u arrived\n",
+                        blockIdx.x, threadIdx.x, limit, id, count, b.arrived);
+                abort();
+            }
+        }
     }
     int r = b.result;
     pthread_mutex_unlock(&b.lock);
