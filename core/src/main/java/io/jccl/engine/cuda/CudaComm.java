@@ -50,7 +50,9 @@ public final class CudaComm {
     /** Device word the first failing lane of this rank takes before it writes the status. */
     private final long claim;
     private final BufferRegistry registry = new BufferRegistry();
-    private final Map<DescKey, Long> descriptors = new HashMap<>();
+    private final DescriptorCache<DescKey> descriptors;
+    /** Kernels this rank has launched: the next launch is number {@code launches + 1}. */
+    private long launches;
     private final long[] scratch = new long[Protocol.values().length];
     private final long[] scratchBytes = new long[Protocol.values().length];
     /** The launch's kernel parameter (a jccl_batch by value) and the pointer array to it: the driver copies both at launch. */
@@ -93,6 +95,7 @@ public final class CudaComm {
         status.fill((byte) 0);
         this.statusDevice = CudaDriver.hostDevicePointer(host);
         this.claim = gpu.zeroed(16);
+        this.descriptors = new DescriptorCache<>(gpu::allocate, this::launchesFinished);
         this.batchArg = arena.allocate(WorkLayout.BATCH);
         this.launchParams = arena.allocate(ValueLayout.ADDRESS, 1);
         launchParams.setAtIndex(ValueLayout.ADDRESS, 0, batchArg);
@@ -430,6 +433,7 @@ public final class CudaComm {
             domain.abort();
             throw failed;
         }
+        launches++;
         if (lastEvent == null) {
             lastEvent = CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING);
         }
@@ -438,12 +442,36 @@ public final class CudaComm {
         s.launchedBy(this);
     }
 
-    /** The device address of the call's descriptor: packed and uploaded the first time, then reused. */
+    /**
+     * How many of this rank's launches have finished: all of them once the event recorded after the
+     * last one has (the launches are in one order: a launch on another stream waits for that event).
+     */
+    private long launchesFinished(boolean wait) {
+        if (lastEvent == null) {
+            return launches;
+        }
+        if (wait) {
+            CudaDriver.synchronizeEvent(lastEvent);
+            return launches;
+        }
+        return CudaDriver.eventDone(lastEvent) ? launches : 0;
+    }
+
+    /** Device memory of this rank's descriptors and their scratch, kept and pooled (tests). */
+    long descriptorBytes() {
+        return descriptors.allocatedBytes();
+    }
+
+    /**
+     * The device address of the call's descriptor for the launch being made: packed and uploaded
+     * the first time, then reused while {@link DescriptorCache} keeps it.
+     */
     private long descriptor(Plan plan, Object shape, Protocol p, DataType type, RedOp op, int redop, long[] in, long[] out) {
         DescKey key = new DescKey(shape, p, type, op, in, out);
-        Long known = descriptors.get(key);
+        long launch = launches + 1;
+        DescriptorCache.Entry known = descriptors.get(key, launch);
         if (known != null) {
-            return known;
+            return known.descriptor().address();
         }
         long perLane = 0;
         if (p != Protocol.SIMPLE) {
@@ -458,12 +486,12 @@ public final class CudaComm {
         }
         // Partial results of a plan that keeps them (butterfly, rhd, ...): a scratch of this
         // descriptor's own, since the operations of one launch run their lanes out of step and two
-        // operations' lanes must not share one (its memory stays until close, as the descriptor's).
-        long planScratch = plan.scratch() > 0 ? gpu.allocate(plan.scratch() * type.size()) : 0;
+        // operations' lanes must not share one (it is kept and dropped with the descriptor).
+        DescriptorCache.Block planScratch = plan.scratch() > 0 ? descriptors.take(plan.scratch() * type.size()) : null;
         WorkPacker.Launch l = new WorkPacker.Launch(CudaTuning.kernelProtocol(p), type.size(), redop,
                 DeviceScalars.bits(type, op), domain.nranks, rank, in, out, domain.slotBytes(p),
                 scratch[p.ordinal()], perLane, statusDevice, claim, gpu.abortFlag, config.timeout().toNanos(),
-                planScratch);
+                planScratch == null ? 0 : planScratch.address());
         domain.connect(plan, shape, rank, p);
         WorkPacker.Fifos fifos = new WorkPacker.Fifos() {
             @Override
@@ -478,11 +506,11 @@ public final class CudaComm {
         };
         try (Arena a = Arena.ofConfined()) {
             long bytes = WorkPacker.pack(plan, rank, l, fifos, 0, a).bytes().byteSize();
-            long base = gpu.allocate(bytes);
-            WorkPacker.Packed packed = WorkPacker.pack(plan, rank, l, fifos, base, a);
-            gpu.upload(base, packed.bytes(), bytes);
-            descriptors.put(key, base);
-            return base;
+            DescriptorCache.Block at = descriptors.take(bytes);
+            WorkPacker.Packed packed = WorkPacker.pack(plan, rank, l, fifos, at.address(), a);
+            gpu.upload(at.address(), packed.bytes(), bytes);
+            descriptors.put(key, new DescriptorCache.Entry(at, planScratch), launch);
+            return at.address();
         }
     }
 

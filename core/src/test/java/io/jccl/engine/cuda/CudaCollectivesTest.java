@@ -458,6 +458,73 @@ class CudaCollectivesTest {
         }
     }
 
+    /**
+     * A caller that passes new buffers on every call (slices of a workspace, a caching allocator's
+     * blocks) makes a new descriptor each time: each rank's device memory for them stays within
+     * what {@link DescriptorCache} keeps plus the launches not yet finished, and every result stays
+     * right while dropped descriptors' memory is taken again.
+     */
+    @Test
+    void callsOnNewBuffersEveryTimeKeepEachRanksDescriptorMemoryBounded() {
+        int n = 2;
+        int count = 1000;
+        int calls = DescriptorCache.MAX_ENTRIES + 64;
+        int syncEvery = 16;
+        int stride = 4; // elements between one call's buffers and the next's: 16 bytes, every address new
+        CudaComm[] ranks = CudaComm.createAll(java.util.Collections.nCopies(n, Config.defaults()),
+                java.util.Collections.nCopies(n, gpu));
+        CudaStream[] s = new CudaStream[n];
+        try (Arena arena = Arena.ofShared()) {
+            long elems = (long) calls * stride + count;
+            MemorySegment[] send = new MemorySegment[n];
+            MemorySegment[] recv = new MemorySegment[n];
+            for (int r = 0; r < n; r++) {
+                s[r] = new CudaStream(gpu);
+                int[] data = new int[(int) elems];
+                for (int j = 0; j < elems; j++) {
+                    data[j] = r * 100_000 + j;
+                }
+                send[r] = gpu.allocate(4 * elems, arena);
+                gpu.copyToDevice(send[r], MemorySegment.ofArray(data));
+                recv[r] = gpu.allocate(4 * elems, arena);
+            }
+            long one = 0;
+            for (int call = 0; call < calls; call++) {
+                for (int r = 0; r < n; r++) {
+                    MemorySegment in = send[r].asSlice(4L * call * stride, 4L * count);
+                    MemorySegment out = recv[r].asSlice(4L * call * stride, 4L * count);
+                    ranks[r].submit(List.of(new io.jccl.engine.CollectiveArgs(io.jccl.plan.Collective.ALL_REDUCE, in, out, count,
+                            DataType.INT32, RedOp.SUM, 0)), List.of(), s[r]);
+                }
+                if (call == 0) {
+                    one = ranks[0].descriptorBytes();
+                }
+                if (call % syncEvery == syncEvery - 1 || call == calls - 1) {
+                    for (int r = 0; r < n; r++) {
+                        s[r].synchronize();
+                        int[] got = new int[count];
+                        gpu.copyToHost(MemorySegment.ofArray(got), recv[r].asSlice(4L * call * stride, 4L * count));
+                        for (int e = 0; e < count; e++) {
+                            int j = call * stride + e;
+                            assertThat(got[e]).as("call " + call + " rank " + r + " element " + e).isEqualTo(100_000 + 2 * j);
+                        }
+                    }
+                }
+            }
+            for (int r = 0; r < n; r++) {
+                assertThat(ranks[r].descriptorBytes()).as("rank " + r + "'s descriptors after " + calls + " calls, "
+                        + one + " bytes each").isGreaterThan(0).isLessThanOrEqualTo((DescriptorCache.MAX_ENTRIES + syncEvery + 1) * one);
+            }
+        } finally {
+            for (int r = 0; r < n; r++) {
+                ranks[r].close();
+                if (s[r] != null) {
+                    s[r].close();
+                }
+            }
+        }
+    }
+
     @Test
     void collectivesRunInOrderWithTheCallersWorkOnItsOwnBlockingStreams() {
         int n = 4;

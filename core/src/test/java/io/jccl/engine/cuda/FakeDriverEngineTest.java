@@ -120,6 +120,11 @@ class FakeDriverEngineTest {
     }
 
     @Test
+    void callsOnNewBuffersKeepDescriptorMemoryBounded() {
+        new CudaCollectivesTest().callsOnNewBuffersEveryTimeKeepEachRanksDescriptorMemoryBounded();
+    }
+
+    @Test
     void theCallersWorkAndCollectivesKeepTheirOrderOnBlockingStreams() {
         new CudaCollectivesTest().collectivesRunInOrderWithTheCallersWorkOnItsOwnBlockingStreams();
     }
