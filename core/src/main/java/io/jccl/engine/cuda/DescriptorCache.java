@@ -50,7 +50,15 @@ final class DescriptorCache<K> {
         long finished(boolean wait);
     }
 
-    private record Kept(Entry entry, long lastLaunch) {
+    /** A kept descriptor and the last launch that used it (updated on every use). */
+    private static final class Kept {
+        final Entry entry;
+        long lastLaunch;
+
+        Kept(Entry entry, long lastLaunch) {
+            this.entry = entry;
+            this.lastLaunch = lastLaunch;
+        }
     }
 
     private record Dropped(Block block, long lastLaunch) {
@@ -75,11 +83,11 @@ final class DescriptorCache<K> {
 
     /** The descriptor of {@code key}, now used by launch number {@code launch}; null if none is kept. */
     Entry get(K key, long launch) {
-        Kept k = kept.get(key);
+        Kept k = kept.get(key); // in access order: now the most recently used
         if (k == null) {
             return null;
         }
-        kept.put(key, new Kept(k.entry, launch));
+        k.lastLaunch = launch;
         return k.entry;
     }
 
