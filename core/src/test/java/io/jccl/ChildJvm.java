@@ -67,14 +67,18 @@ public final class ChildJvm {
 
     /** The files of jccl under /dev/shm that name one of these processes. */
     public static List<Path> shmFilesOf(List<Process> procs) throws IOException {
+        return shmFilesOfPids(procs.stream().map(Process::pid).toList());
+    }
+
+    /** The files of jccl under /dev/shm that name one of these pids. */
+    public static List<Path> shmFilesOfPids(List<Long> pids) throws IOException {
         if (!Files.isDirectory(Path.of("/dev/shm"))) {
             return List.of();
         }
         try (java.util.stream.Stream<Path> s = Files.list(Path.of("/dev/shm"))) {
             return s.filter(p -> {
                 String name = p.getFileName().toString();
-                return name.startsWith("jccl-") && procs.stream().anyMatch(pr -> name.endsWith("-" + pr.pid())
-                        || name.contains("-" + pr.pid() + "-"));
+                return name.startsWith("jccl-") && pids.stream().anyMatch(pid -> name.endsWith("-" + pid) || name.contains("-" + pid + "-"));
             }).toList();
         }
     }

@@ -578,7 +578,7 @@ public final class CudaComm {
             if (lostSeen == 0) {
                 lostSeen = now;
             }
-            if (now - lostSeen < io.jccl.engine.host.PeerProcesses.LOST_GRACE_NANOS) {
+            if (now - lostSeen < io.jccl.engine.host.Wait.LOST_GRACE_NANOS) {
                 return;
             }
         }

@@ -3,6 +3,7 @@ package io.jccl.engine.cuda;
 import io.jccl.Stream;
 import io.jccl.bindings.cuda.Cuda;
 import io.jccl.cuda.CudaDriver;
+import io.jccl.engine.host.Wait;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -80,14 +81,13 @@ public final class CudaStream implements Stream, AutoCloseable {
         } else {
             List<CudaComm> watch = watched();
             // Polled instead of one blocking call, so that a peer process's death, or a failure on
-            // another GPU, is noticed.
-            for (int polls = 0; !CudaDriver.streamDone(handle); polls++) {
+            // another GPU, is noticed. No deadline here: the stream may carry the caller's own work,
+            // and the kernels keep theirs (JCCL_TIMEOUT), as watchPeers does its communicators'.
+            Wait wait = new Wait(Wait.NOTHING, Wait.NO_DEADLINE, Wait.Pacing.POLL);
+            wait.begin();
+            while (!CudaDriver.streamDone(handle)) {
                 watch.forEach(CudaComm::watchPeers);
-                if (polls < SPIN_POLLS) {
-                    Thread.onSpinWait();
-                } else {
-                    java.util.concurrent.locks.LockSupport.parkNanos(PARK_NANOS);
-                }
+                wait.pause();
             }
         }
         report();
@@ -105,10 +105,6 @@ public final class CudaStream implements Stream, AutoCloseable {
         report();
         return true;
     }
-
-    /** Polls of a waiting {@link #synchronize()} before it sleeps between polls, and how long it sleeps. */
-    private static final int SPIN_POLLS = 2_000;
-    private static final long PARK_NANOS = 50_000;
 
     /** The communicators with launches here that have ranks in other processes or on other GPUs. */
     private synchronized List<CudaComm> watched() {

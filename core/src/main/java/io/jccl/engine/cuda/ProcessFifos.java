@@ -6,6 +6,7 @@ import io.jccl.bindings.cuda.Cuda;
 import io.jccl.cuda.CudaDriver;
 import io.jccl.engine.host.PeerProcesses;
 import io.jccl.engine.host.ShmFiles;
+import io.jccl.engine.host.Wait;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -17,7 +18,6 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongUnaryOperator;
 
@@ -55,7 +55,6 @@ final class ProcessFifos {
     private static final long IPC_FILE_BYTES = REASON + 4 + REASON_BYTES;
     private static final long FAILED = -1;
     private static final String HINT = "; JCCL_P2P_DISABLE=1 puts the FIFOs between processes in pinned host memory instead";
-    private static final long POLL_NANOS = 200_000;
 
     /** How often {@link #abortedBy} looks for abort files (a look at /dev/shm each). */
     private static final long CHECK_NANOS = 50_000_000;
@@ -123,6 +122,31 @@ final class ProcessFifos {
             }
         }
         return -1;
+    }
+
+    /** What a wait of this process's ranks watches: {@code aborted} (this process), the peers' processes, their abort files. */
+    Wait.Watch watch(BooleanSupplier aborted) {
+        return new Wait.Watch() {
+            @Override
+            public boolean aborted() {
+                return aborted.getAsBoolean();
+            }
+
+            @Override
+            public boolean dead(int rank) {
+                return peers.dead(rank);
+            }
+
+            @Override
+            public int anyDead() {
+                return peers.lost();
+            }
+
+            @Override
+            public long abortWord() {
+                return abortedBy() + 1;
+            }
+        };
     }
 
     /** The file by which rank {@code from}'s abort reaches rank {@code to}'s process. */
@@ -224,33 +248,26 @@ final class ProcessFifos {
     /** IPC, this process sends: waits for the receiver's handle and opens it. */
     private long open(CudaDomain.FifoKey k, int rank, CudaDevice device, BooleanSupplier aborted) {
         int peer = k.to();
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Wait wait = new Wait(watch(aborted), timeout.toNanos(), Wait.Pacing.FILE_POLL);
+        wait.begin(peer);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment file = ShmFiles.attach(file("ipc", k), IPC_FILE_BYTES, a, rank);
             long ready;
             while ((ready = (long) ValueLayout.JAVA_LONG.varHandle().getVolatile(file, READY)) == 0) {
-                if (aborted.getAsBoolean()) {
-                    throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator was aborted while connecting to "
-                            + peers.describe(peer));
+                if (!wait.pause()) {
+                    throw switch (wait.end()) {
+                        case ABORTED -> new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator was aborted while"
+                                + " connecting to " + peers.describe(peer));
+                        case REMOTE_ABORT -> new JcclException(ErrorCode.REMOTE_ERROR, rank, peers.describe((int) wait.remoteAbort() - 1)
+                                + " aborted the communicator while this rank waited for the FIFO of " + peers.describe(peer));
+                        case LOST_PEER -> new JcclException(ErrorCode.REMOTE_ERROR, rank, peers.describe(wait.lostPeer())
+                                + " died before " + (wait.lostPeer() == peer ? "it exported its FIFO" : peers.describe(peer)
+                                + " exported its FIFO") + " for channel " + k.channel() + " (" + k.protocol() + ")");
+                        default -> new JcclException(ErrorCode.TIMEOUT, rank, peers.describe(peer) + " did not export its FIFO for"
+                                + " channel " + k.channel() + " (" + k.protocol() + ") within " + timeout.toSeconds() + " s"
+                                + " (JCCL_TIMEOUT): it has not made a call that receives from rank " + rank + " on that channel");
+                    };
                 }
-                int by = abortedBy();
-                if (by >= 0) {
-                    throw new JcclException(ErrorCode.REMOTE_ERROR, rank, peers.describe(by) + " aborted the communicator while"
-                            + " this rank waited for the FIFO of " + peers.describe(peer));
-                }
-                if (!ShmFiles.alive(peers.pid(peer))) {
-                    if ((long) ValueLayout.JAVA_LONG.varHandle().getVolatile(file, READY) != 0) {
-                        continue; // what it wrote before it died
-                    }
-                    throw new JcclException(ErrorCode.REMOTE_ERROR, rank, peers.describe(peer) + " died before it exported its FIFO"
-                            + " for channel " + k.channel() + " (" + k.protocol() + ")");
-                }
-                if (System.nanoTime() - deadline > 0) {
-                    throw new JcclException(ErrorCode.TIMEOUT, rank, peers.describe(peer) + " did not export its FIFO for channel "
-                            + k.channel() + " (" + k.protocol() + ") within " + timeout.toSeconds() + " s (JCCL_TIMEOUT):"
-                            + " it has not made a call that receives from rank " + rank + " on that channel");
-                }
-                LockSupport.parkNanos(POLL_NANOS);
             }
             if (ready == FAILED) {
                 int n = Math.clamp(file.get(ValueLayout.JAVA_INT, REASON), 0, REASON_BYTES);

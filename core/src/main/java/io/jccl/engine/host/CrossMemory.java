@@ -20,6 +20,8 @@ import java.lang.foreign.ValueLayout;
  * receiver tries to read it, and only a receiver that succeeded lets the sender pass references.
  */
 final class CrossMemory {
+    /** The errno of a read from a process that no longer exists. */
+    static final int ESRCH = 3;
     /** "jcclCMA!": what the probe word holds. */
     static final long MAGIC = 0x6a63636c434d4121L;
     private static final MemorySegment PROBE = Arena.global().allocate(ValueLayout.JAVA_LONG);

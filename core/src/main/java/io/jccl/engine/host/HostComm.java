@@ -252,15 +252,18 @@ public final class HostComm {
     }
 
     private void execute(long seq, List<Work> works) {
-        Backoff order = new Backoff(config.timeout().toNanos(), domain);
-        order.reset();
-        while (completed != seq - 1) {
-            if (!order.pause() && !domain.aborted()) {
-                // Ops of this rank on other streams that were issued first have not run.
-                fail(new JcclException(ErrorCode.TIMEOUT, rank, "operation " + seq + " waited "
-                        + config.timeout().toSeconds() + " s for the operations issued before it on other streams"));
-            }
-            if (domain.aborted() || failure != null) {
+        Wait order = Wait.forLane(domain, config.timeout().toNanos());
+        order.begin();
+        while (completed != seq - 1 && failure == null) {
+            if (!order.pause()) {
+                // Ops of this rank on other streams that were issued first have not run; an abort
+                // fails the operation below (checkUsable).
+                if (order.end() == Wait.End.DEADLINE) {
+                    fail(new JcclException(ErrorCode.TIMEOUT, rank, "operation " + seq + " waited "
+                            + config.timeout().toSeconds() + " s for the operations issued before it on other streams"));
+                } else if (order.end() != Wait.End.ABORTED) {
+                    fail(waitFailed(order, "operation " + seq, "waiting for the operations issued before it on other streams"));
+                }
                 break;
             }
         }
@@ -318,19 +321,12 @@ public final class HostComm {
             mine = e;
             domain.abort("rank " + rank + " failed: " + e.getMessage(), rank, -1);
         }
-        // The lanes' own waits have deadlines, so this one needs none; it sleeps (at most 100 µs at
-        // a time) rather than spin, so as not to take a core from the lanes it waits for.
-        int spins = 0;
-        long park = 1_000;
+        // The lanes' own waits have deadlines and see every abort, so this one needs neither: the
+        // lanes end, failed or not.
+        Wait helpers = new Wait(Wait.NOTHING, Wait.NO_DEADLINE, Wait.Pacing.HELPERS);
+        helpers.begin();
         while (job.remaining.get() > 0) {
-            if (++spins < 1024) {
-                Thread.onSpinWait();
-            } else if (spins < 1088) {
-                Thread.yield();
-            } else {
-                java.util.concurrent.locks.LockSupport.parkNanos(park);
-                park = Math.min(park * 2, 100_000);
-            }
+            helpers.pause();
         }
         Throwable f = mine != null ? mine : job.failure.get();
         if (f instanceof RuntimeException re) {
@@ -339,6 +335,41 @@ public final class HostComm {
         if (f != null) {
             throw new JcclException(ErrorCode.INTERNAL_ERROR, rank, "lane failed: " + f, f);
         }
+    }
+
+    /**
+     * The failure of an operation's wait that gave up ({@code what}: the operation, {@code where}:
+     * what it waited for); a lost peer or another process's abort aborts this process's ranks too.
+     */
+    JcclException waitFailed(Wait wait, String what, String where) {
+        switch (wait.end()) {
+            case LOST_PEER -> {
+                return peerLost(wait.lostPeer(), what, where);
+            }
+            case REMOTE_ABORT -> {
+                long word = wait.remoteAbort();
+                int by = (int) word - 1;
+                int lostThere = (int) (word >>> 32) - 1;
+                String msg = what + ": rank " + by + " aborted the communicator"
+                        + (lostThere >= 0 ? " after it lost " + domain.peers.describe(lostThere) : "") + " (" + where + ")";
+                domain.abort(msg, rank, lostThere);
+                return new JcclException(ErrorCode.REMOTE_ERROR, rank, msg);
+            }
+            case ABORTED -> {
+                return new JcclException(ErrorCode.REMOTE_ERROR, rank, what + " aborted (" + where + "): " + domain.abortCause());
+            }
+            default -> {
+                return new JcclException(ErrorCode.TIMEOUT, rank, what + ": no progress for " + config.timeout().toSeconds()
+                        + " s (" + where + "); a peer did not make the matching call");
+            }
+        }
+    }
+
+    /** The failure of {@code what} because the process of rank {@code lost} died; aborts this process's ranks and tells the others. */
+    JcclException peerLost(int lost, String what, String where) {
+        domain.abort("rank " + rank + " lost rank " + lost, rank, lost);
+        return new JcclException(ErrorCode.REMOTE_ERROR, rank, what + ": lost " + domain.peers.describe(lost)
+                + ": its process died (" + where + ")");
     }
 
     /** Makes this rank's and every peer's pending and future operations fail. */

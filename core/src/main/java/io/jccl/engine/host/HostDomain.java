@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * once), and the abort flag that makes every local rank's waits give up as soon as one rank fails
  * (written into the shared FIFOs too, so that the other processes give up as well).
  */
-final class HostDomain implements NetOwner {
+final class HostDomain implements NetOwner, Wait.Watch {
     /** Highest channel index a plan may use (tree lanes are doubled for the split tree). */
     static final int MAX_CHANNELS = 256;
 
@@ -99,6 +99,16 @@ final class HostDomain implements NetOwner {
     @Override
     public boolean aborted() {
         return abortCause != null;
+    }
+
+    @Override
+    public boolean dead(int rank) {
+        return peers != null && peers.dead(rank);
+    }
+
+    @Override
+    public int anyDead() {
+        return peers == null ? -1 : peers.lost();
     }
 
     String abortCause() {

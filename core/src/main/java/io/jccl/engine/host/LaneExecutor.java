@@ -23,7 +23,7 @@ final class LaneExecutor {
 
     private final HostComm comm;
     private final int lane;
-    private final Backoff backoff;
+    private final Wait wait;
     /**
      * Messages at least this large go by reference when their data sits in a stable user region.
      * Chosen by measurement (2 ranks on 2 cores, all-reduce, medians of 3 sweeps): 64 KiB beat
@@ -41,15 +41,17 @@ final class LaneExecutor {
     LaneExecutor(HostComm comm, int lane) {
         this.comm = comm;
         this.lane = lane;
-        this.backoff = new Backoff(comm.config().timeout().toNanos(), comm.domain());
+        this.wait = Wait.forLane(comm.domain(), comm.config().timeout().toNanos());
     }
 
     void run(Work w) {
-        Backoff.startRunning();
+        Wait.startRunning();
         try {
             runSteps(w);
+        } catch (PeerGone e) {
+            throw comm.peerLost(e.rank, w.description(), "lane " + lane + ", " + e.getMessage());
         } finally {
-            Backoff.stopRunning();
+            Wait.stopRunning();
         }
     }
 
@@ -80,9 +82,9 @@ final class LaneExecutor {
     private void drainReferences(Work w) {
         for (int i = 0; i < refCount; i++) {
             Fifo f = refFifos[i];
-            backoff.reset();
+            wait.beginTaken(f, refSeqs[i]);
             while (!f.consumed(refSeqs[i])) {
-                if (!backoff.pause(f, false)) {
+                if (!wait.pause()) {
                     throw stuck(w, null, -1, -1, "rank " + f.to + " to take the last message sent to it on channel "
                             + f.channel);
                 }
@@ -135,9 +137,9 @@ final class LaneExecutor {
         long bytes = step.count() * es;
         for (int k = 0; k < nr; k++) {
             Fifo f = in[k];
-            backoff.reset();
+            wait.beginData(f);
             while (!f.hasData()) {
-                if (!backoff.pause(f, true)) {
+                if (!wait.pause()) {
                     throw stuck(w, step, tile, index, "a message from rank " + f.from + " on channel " + f.channel);
                 }
             }
@@ -150,9 +152,9 @@ final class LaneExecutor {
         }
         for (int k = 0; k < ns; k++) {
             Fifo f = out[k];
-            backoff.reset();
+            wait.beginRoom(f);
             while (!f.hasRoom()) {
-                if (!backoff.pause(f, false)) {
+                if (!wait.pause()) {
                     throw stuck(w, step, tile, index, "room to send to rank " + f.to + " on channel " + f.channel);
                 }
             }
@@ -163,7 +165,7 @@ final class LaneExecutor {
         // release before it finishes, which then costs wake-ups (broadcast of 128 KiB on 4 ranks and
         // 2 cores: 600 µs with references, 45 µs without; all-reduce the same either way).
         boolean referable = w.protocol() == Protocol.SIMPLE && bytes >= REFERENCE_MIN_BYTES && allReferable(out, ns)
-                && Backoff.threadsFitCores();
+                && Wait.threadsFitCores();
         Reduction red = w.reduction();
         boolean preSrc = red != null && step.src() != null && step.src().buf() == Buf.INPUT;
         // Where the step's result lives once computed: a user buffer region, or the first send slot;
@@ -267,31 +269,7 @@ final class LaneExecutor {
     }
 
     private JcclException stuck(Work w, Step step, long tile, int index, String waitingFor) {
-        HostDomain d = comm.domain();
-        int lost = backoff.lostPeer();
-        if (lost >= 0) {
-            String msg = w.description() + ": lost " + d.peers.describe(lost) + ": its process died (lane " + lane
-                    + ", waiting for " + waitingFor + ")";
-            d.abort("rank " + comm.rank() + " lost rank " + lost, comm.rank(), lost);
-            return new JcclException(ErrorCode.REMOTE_ERROR, comm.rank(), msg);
-        }
-        long word = backoff.remoteAbort();
-        if (word != 0) {
-            int by = (int) word - 1;
-            int lostThere = (int) (word >>> 32) - 1;
-            String msg = w.description() + ": rank " + by + " aborted the communicator"
-                    + (lostThere >= 0 ? " after it lost " + d.peers.describe(lostThere) : "") + " (lane " + lane
-                    + ", waiting for " + waitingFor + ")";
-            d.abort(msg, comm.rank(), lostThere);
-            return new JcclException(ErrorCode.REMOTE_ERROR, comm.rank(), msg);
-        }
-        if (backoff.aborted()) {
-            return new JcclException(ErrorCode.REMOTE_ERROR, comm.rank(), w.description() + " aborted on channel lane "
-                    + lane + " while waiting for " + waitingFor + ": " + comm.domain().abortCause());
-        }
-        return new JcclException(ErrorCode.TIMEOUT, comm.rank(), w.description() + ": no progress for "
-                + comm.config().timeout().toSeconds() + " s waiting for " + waitingFor + " (lane " + lane
-                + (step == null ? ", after the last step" : ", tile " + tile + ", step " + index + ": " + step)
-                + "); a peer did not make the matching call");
+        return comm.waitFailed(wait, w.description(), "lane " + lane + ", waiting for " + waitingFor
+                + (step == null ? ", after the last step" : ", tile " + tile + ", step " + index + ": " + step));
     }
 }

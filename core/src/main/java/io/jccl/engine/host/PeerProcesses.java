@@ -13,12 +13,6 @@ import java.util.List;
  */
 public final class PeerProcesses {
     private static final long CHECK_NANOS = 50_000_000;
-    /**
-     * How long waits go on once a process of the communicator is known dead: what it sent before
-     * it closed and exited may still be on its way to the waiting rank (a send completes without
-     * its receiver while the FIFO has room).
-     */
-    public static final long LOST_GRACE_NANOS = 2_000_000_000L;
 
     /** Names this communicator's shared-memory files (from rank 0, so equal on every rank). */
     public final long commId;
@@ -34,6 +28,9 @@ public final class PeerProcesses {
     private final String[] hostname;
     private volatile long lastCheck;
     private volatile int lost = -1;
+    /** Ranks whose process was seen dead (set once, never cleared), published by the write of {@link #deaths} after them. */
+    private final boolean[] dead;
+    private volatile int deaths;
 
     PeerProcesses(long commId, List<PeerInfo> peers, PeerInfo me) {
         this(commId, peers, me, false, false);
@@ -50,6 +47,7 @@ public final class PeerProcesses {
         this.watched = new boolean[n];
         this.pid = new long[n];
         this.hostname = new String[n];
+        this.dead = new boolean[n];
         for (int r = 0; r < n; r++) {
             PeerInfo p = peers.get(r);
             inProcess[r] = p.sameProcess(me);
@@ -125,27 +123,36 @@ public final class PeerProcesses {
         return out;
     }
 
-    /**
-     * A rank whose process on this host has died, or -1: checks the processes at most every
-     * {@link #CHECK_NANOS} (a look at /proc each), whichever thread asks.
-     */
+    /** A rank whose process on this host has died, or -1 (the first one seen). */
     public int lost() {
-        int l = lost;
-        if (l >= 0) {
-            return l;
-        }
+        check();
+        return lost;
+    }
+
+    /** Whether the process of {@code rank} is on this host and has died. */
+    public boolean dead(int rank) {
+        check();
+        return deaths > 0 && dead[rank];
+    }
+
+    /**
+     * Looks at the watched processes at most every {@link #CHECK_NANOS} (a read of /proc each),
+     * whichever thread asks.
+     */
+    private void check() {
         long now = System.nanoTime();
-        long last = lastCheck;
-        if (now - last < CHECK_NANOS) {
-            return -1;
+        if (now - lastCheck < CHECK_NANOS) {
+            return;
         }
         lastCheck = now;
         for (int r = 0; r < pid.length; r++) {
-            if (watched[r] && !ShmFiles.alive(pid[r])) {
-                lost = r;
-                return r;
+            if (watched[r] && !dead[r] && !ShmFiles.alive(pid[r])) {
+                dead[r] = true;
+                deaths++;
+                if (lost < 0) {
+                    lost = r;
+                }
             }
         }
-        return -1;
     }
 }

@@ -37,6 +37,7 @@ import java.util.Set;
  */
 public final class ShmFiles {
     static final Path DIR = Path.of("/dev/shm");
+    private static final Path PROC = Path.of("/proc");
     /** Bytes at the start of every file that this class's bookkeeping uses (a host FIFO's header); the user's bytes start here. */
     public static final long HEADER = Fifo.SLOTS;
     private static final String PREFIX = "jccl-";
@@ -184,8 +185,28 @@ public final class ShmFiles {
         return removed[0];
     }
 
+    /**
+     * Whether process {@code pid} runs. A killed process stays a zombie until its parent reaps it
+     * (a launcher polling its children, or init once the launcher died too), which can take
+     * seconds, and {@link ProcessHandle#isAlive()} counts a zombie as alive; so where /proc is,
+     * its state is read, and a zombie ({@code Z}) or a dying process ({@code X}) is dead.
+     */
     public static boolean alive(long pid) {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        try {
+            byte[] stat = Files.readAllBytes(PROC.resolve(Long.toString(pid)).resolve("stat"));
+            // "pid (command) S ...": the command may hold spaces and parentheses, the state follows the last ')'.
+            for (int i = stat.length - 1; i > 0; i--) {
+                if (stat[i] == ')') {
+                    byte state = i + 2 < stat.length ? stat[i + 2] : (byte) 'R';
+                    return state != 'Z' && state != 'X' && state != 'x';
+                }
+            }
+            return true;
+        } catch (java.nio.file.NoSuchFileException e) {
+            return !Files.isDirectory(PROC) && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        } catch (IOException e) {
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        }
     }
 
     private static void forEach(String prefix, java.util.function.Consumer<Path> action) {

@@ -183,9 +183,12 @@ final class SimpleFifo extends Fifo {
         try {
             CrossMemory.read(pid, address, dst, dstOffset, recvSize());
         } catch (CrossMemory.Failure e) {
-            throw new JcclException(ErrorCode.REMOTE_ERROR, to, "reading message " + h + " of rank " + from
-                    + " on channel " + channel + " out of its process (pid " + pid + ") failed: " + e.getMessage()
-                    + (e.errno == 3 ? "; the process is gone" : ""));
+            String what = "reading message " + h + " of rank " + from + " on channel " + channel + " out of its process (pid "
+                    + pid + ") failed: " + e.getMessage();
+            if (e.errno == CrossMemory.ESRCH) {
+                throw new PeerGone(from, what);
+            }
+            throw new JcclException(ErrorCode.REMOTE_ERROR, to, what);
         }
     }
 }
