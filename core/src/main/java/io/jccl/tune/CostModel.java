@@ -104,7 +104,7 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
             hop[a][SIMPLE] = 0.2;
         }
         double[] parked = new double[np];
-        // Threads that outnumber the cores yield to the one waited for (engine.host.Wait): 4 ranks on 2
+        // Threads that outnumber the cores yield to the one waited for (transport.Wait): 4 ranks on 2
         // cores (2 threads per core), 8 B all-reduce, the butterfly's 2 hops in 3.4-6.5 µs as
         // processes and 3.8-5.0 as threads; 8 KiB, threads: ring 15 µs, butterfly 11; 128 KiB:
         // ring 62, butterfly 86. When those threads parked instead, a hop cost about 20 µs per

@@ -92,7 +92,7 @@ final class RankProcesses implements AutoCloseable {
 
     /** Whether {@code rank}'s JVM still runs (a zombie does not). */
     boolean alive(int rank) {
-        return io.jccl.engine.host.ShmFiles.alive(pid(rank));
+        return io.jccl.transport.ShmFiles.alive(pid(rank));
     }
 
     /** {@code rank}'s exit status, or -1 where its launcher keeps it (unreaped). */

@@ -17,6 +17,9 @@ import io.jccl.plan.P2pOp;
 import io.jccl.plan.Plan;
 import io.jccl.plan.Segment;
 import io.jccl.proto.Protocol;
+import io.jccl.transport.GpuPlacement;
+import io.jccl.transport.GpuProcessFifos;
+import io.jccl.transport.ShmFiles;
 import io.jccl.tune.Choice;
 
 import java.lang.foreign.Arena;
@@ -119,7 +122,7 @@ public final class CudaComm {
                 for (int to = 0; to < devices.size(); to++) {
                     if (from != to) {
                         b.append("jccl INFO rank ").append(from).append(" (GPU ").append(devices.get(from).pciBusId())
-                                .append(") -> rank ").append(to).append(": ").append(d.localTransport(from, to)).append('\n');
+                                .append(") -> rank ").append(to).append(": ").append(d.fifos.localTransport(from, to)).append('\n');
                     }
                 }
             }
@@ -134,7 +137,7 @@ public final class CudaComm {
 
     /**
      * This process's rank of a communicator whose ranks {@code bootstrap} found, perhaps in several
-     * processes, on several GPUs and hosts ({@link CudaPeers} says how each is reached): rank 0's
+     * processes, on several GPUs and hosts ({@link GpuPlacement} says how each is reached): rank 0's
      * plan-deciding settings and tuning file reach every rank, ranks that are threads of this
      * process share a domain (each calls this from its own thread), and a barrier ends init once
      * every rank has joined; they may be on several GPUs, as with {@link #createAll}. Collective
@@ -146,25 +149,24 @@ public final class CudaComm {
         int n = bootstrap.size();
         byte[][] all = bootstrap.allGather(rank == 0 ? io.jccl.engine.host.SharedSettings.of(config).encode() : new byte[0]);
         io.jccl.engine.host.SharedSettings s = io.jccl.engine.host.SharedSettings.decode(all[0], rank);
-        CudaPeers where = CudaPeers.of(bootstrap, s, device);
-        ProcessFifos.Kind kind = s.p2pDisable() ? ProcessFifos.Kind.HOST : ProcessFifos.Kind.IPC;
+        GpuPlacement where = GpuPlacement.of(bootstrap, s.commId(), s.p2pDisable(), s.shmDisable(), device.pciBusId(),
+                device.ordinal());
+        GpuProcessFifos.Kind kind = s.p2pDisable() ? GpuProcessFifos.Kind.HOST : GpuProcessFifos.Kind.IPC;
         CudaDomain d = JOINING.computeIfAbsent(s.commId(), id -> {
             Config shared = where.withoutLl128() ? CudaDomain.withoutLl128(s.applyTo(config), rank) : s.applyTo(config);
-            ProcessFifos remote = where.otherProcessesHere ? new ProcessFifos(kind, where, config.timeout()) : null;
-            CudaDevice[] devices = where.localDevices(device);
+            GpuProcessFifos remote = where.otherProcessesHere ? new GpuProcessFifos(kind, where, config.timeout()) : null;
+            CudaDevice[] devices = localDevices(where, device);
             return new CudaDomain(n, shared, devices, where.gpus, CudaDomain.tuner(shared, n, devices, where.sharing,
                     where.severalGpusOnAHost, s.tuningText()), remote, where.sharing);
         });
         if (where.otherProcessesHere && rank == firstLocal(where.local)) {
-            io.jccl.engine.host.ShmFiles.removeStale();
+            ShmFiles.removeStale();
         }
         CudaComm c = new CudaComm(d, rank, config);
         try {
             d.join(c);
             if (where.sockets) {
-                io.jccl.engine.host.NetFifos net = d.net(() -> new io.jccl.engine.host.NetFifos(bootstrap, s.commId(), d.config,
-                        where.processes, rank, d::hostFifo, d::aborted, (cause, by, lost) -> d.netFailed(cause)));
-                net.exchangeAddresses(bootstrap);
+                d.fifos.connectNet(bootstrap, s.commId(), where.processes, rank, (cause, by, lost) -> d.netFailed(cause));
             }
             if (where.sharing < n) {
                 // Other GPUs may keep fewer blocks resident: plans take the fewest.
@@ -180,7 +182,7 @@ public final class CudaComm {
                 for (int r = 0; r < n; r++) {
                     if (r != rank) {
                         b.append("jccl INFO rank ").append(rank).append(": ").append(where.processes.describe(r)).append(" via ")
-                                .append(where.transport(r, d, kind)).append('\n');
+                                .append(d.fifos.describe(rank, r, where, kind)).append('\n');
                     }
                 }
                 if (where.otherProcessesOnThisGpu) {
@@ -208,6 +210,21 @@ public final class CudaComm {
             throw e;
         }
         return c;
+    }
+
+    /**
+     * The GPU of each rank of this process ({@code mine} for this rank, the others opened by their
+     * bus ids; ranks of one process may meet through a bootstrap on several GPUs), null for the others.
+     */
+    private static CudaDevice[] localDevices(GpuPlacement where, CudaDevice mine) {
+        CudaDevice[] devices = new CudaDevice[where.size];
+        for (int r = 0; r < where.size; r++) {
+            if (where.local[r]) {
+                devices[r] = where.gpus[r].equals(mine.pciBusId()) ? mine : CudaDevice.open(CudaDriver.deviceByPciBusId(where.gpus[r]));
+            }
+        }
+        mine.makeCurrent();
+        return devices;
     }
 
     private static int firstLocal(boolean[] local) {
@@ -496,12 +513,13 @@ public final class CudaComm {
         WorkPacker.Fifos fifos = new WorkPacker.Fifos() {
             @Override
             public long address(WorkPacker.Conn c) {
-                return c.sending() ? domain.sendFifo(p, c.channel(), rank, c.peer()) : domain.fifo(p, c.channel(), c.peer(), rank);
+                return c.sending() ? domain.fifos.sending(p, c.channel(), rank, c.peer())
+                        : domain.fifos.receiving(p, c.channel(), c.peer(), rank);
             }
 
             @Override
             public boolean system(WorkPacker.Conn c) {
-                return domain.crossesGpus(rank, c.peer());
+                return domain.fifos.crossesGpus(rank, c.peer());
             }
         };
         try (Arena a = Arena.ofConfined()) {
@@ -543,7 +561,7 @@ public final class CudaComm {
      * process (whose kernels' failure must reach this GPU's).
      */
     boolean watchedWhileWaiting() {
-        return domain.remote() != null || domain.spansGpus();
+        return domain.fifos.remote() != null || domain.spansGpus();
     }
 
     /** Whether this rank's kernels have reported a failure that {@link #checkStatus} has not taken yet. */
@@ -566,7 +584,7 @@ public final class CudaComm {
      */
     void watchPeers() {
         domain.spreadFailure();
-        ProcessFifos remote = domain.remote();
+        GpuProcessFifos remote = domain.fifos.remote();
         if (remote == null || failure != null) {
             return;
         }
@@ -578,7 +596,7 @@ public final class CudaComm {
             if (lostSeen == 0) {
                 lostSeen = now;
             }
-            if (now - lostSeen < io.jccl.engine.host.Wait.LOST_GRACE_NANOS) {
+            if (now - lostSeen < io.jccl.transport.Wait.LOST_GRACE_NANOS) {
                 return;
             }
         }
@@ -597,7 +615,7 @@ public final class CudaComm {
     public void abort() {
         domain.abort();
         failure = new JcclException(ErrorCode.INVALID_USAGE, rank, "rank " + rank + " called abort");
-        ProcessFifos remote = domain.remote();
+        GpuProcessFifos remote = domain.fifos.remote();
         if (remote != null) {
             remote.announceAbort();
         }
@@ -614,7 +632,7 @@ public final class CudaComm {
             CudaDriver.synchronizeEvent(lastEvent);
             CudaDriver.destroyEvent(lastEvent);
         }
-        domain.finishNet(rank);
+        domain.fifos.finish(rank);
         // The status memory goes with the arena: what it says stays for a later synchronize().
         readStatus();
         arena.close();

@@ -4,8 +4,9 @@ import io.jccl.Config;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
 import io.jccl.cuda.CudaDriver;
-import io.jccl.kernels.WorkLayout;
 import io.jccl.proto.Protocol;
+import io.jccl.transport.GpuFifos;
+import io.jccl.transport.GpuProcessFifos;
 import io.jccl.tune.Tuner;
 
 import java.lang.foreign.MemorySegment;
@@ -16,13 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The ranks of a communicator in this process: their GPUs ({@link DomainGpu}: module, abort word,
- * memory of the domain's lifetime), the FIFOs between them, the tuner and the plans. Rank 0's
- * configuration decides plans, as on the host engine. A FIFO is in the receiver's memory, where
- * the sender writes: the device memory of the receiver's GPU when the sender's GPU is the same
- * one (p2p on one GPU) or reaches it (peer access both ways, enabled on first use), else pinned
- * host memory both GPUs map (JCCL_P2P_DISABLE chooses that too). When the communicator has ranks
- * in other processes, the FIFOs of their connections come from {@link ProcessFifos} (CUDA IPC, or
- * pinned host memory).
+ * memory of the domain's lifetime), the FIFOs of their connections ({@link GpuFifos}, made by the
+ * transport of each), the tuner and the plans. Rank 0's configuration decides plans, as on the
+ * host engine.
  */
 final class CudaDomain {
     final int nranks;
@@ -34,8 +31,6 @@ final class CudaDomain {
      * resident blocks over this. Every rank computes the same, so plans agree.
      */
     final int sharing;
-    /** Each rank's GPU by PCI bus id (ranks behind sockets too, unused): connections between two are at system scope. */
-    private final String[] gpuIds;
     final Map<CudaPlanner.CallKey, CudaPlanner.Planned> plans = new ConcurrentHashMap<>();
     /** Which lane uses each connection in a plan (plans are cached per shape, so this is bounded too). */
     private final Map<io.jccl.plan.Plan, Map<io.jccl.plan.Connection, Integer>> lanes = new ConcurrentHashMap<>();
@@ -43,33 +38,21 @@ final class CudaDomain {
     private final DomainGpu[] gpuOf;
     /** The GPUs of this process's ranks, the first rank's first. */
     private final List<DomainGpu> gpus;
-    /** Pairs of those GPUs whose kernels may write each other's memory, by PCI bus ids. */
-    private final java.util.Set<List<String>> peerAccess;
     /** Blocks every GPU of the communicator keeps resident at once, as all ranks agreed; 0 until then. */
     private volatile int agreedBlocks;
-    /** FIFOs between ranks of this process, made on first use. */
-    private final Map<FifoKey, Long> fifos = new HashMap<>();
     /** Which rank launched on a stream: two ranks on one stream would wait for each other forever. */
     private final Map<Long, Integer> streamOwners = new ConcurrentHashMap<>();
     final CudaComm[] comms;
     private int open;
-    /** The FIFOs shared with other processes; null when every rank is in this process. */
-    private final ProcessFifos remote;
+    /** The FIFOs of the local ranks' connections, by the transport of each. */
+    final GpuFifos fifos;
     /** Which ranks are in this process. */
     private final boolean[] local;
     /** Plans whose receiving connections some local rank has made (see {@link #connect}). */
     private final Map<Object, Boolean> connected = new ConcurrentHashMap<>();
     private volatile boolean aborted;
-    /** The socket transport of connections with ranks behind sockets (set once at init), or null. */
-    private volatile io.jccl.engine.host.NetFifos net;
-    /** Pinned host memory of the socket transport's FIFOs, by host address: its device address. */
-    private final Map<Long, Long> hostFifos = new ConcurrentHashMap<>();
-    private final List<MemorySegment> hostAllocations = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Why the socket transport failed (a peer lost, a bad frame), or null. */
     private volatile String netFailure;
-
-    record FifoKey(Protocol protocol, int channel, int from, int to) {
-    }
 
     /**
      * Ranks of this process only, rank r on {@code devices[r]} (several may share one). Where the
@@ -92,14 +75,12 @@ final class CudaDomain {
      * {@code gpuIds}; {@code remote} makes the FIFOs of connections with the other processes' ranks
      * (null if none is on this host); at most {@code sharing} ranks are on one GPU.
      */
-    CudaDomain(int nranks, Config config, CudaDevice[] devices, String[] gpuIds, Tuner tuner, ProcessFifos remote,
+    CudaDomain(int nranks, Config config, CudaDevice[] devices, String[] gpuIds, Tuner tuner, GpuProcessFifos remote,
                int sharing) {
         this.nranks = nranks;
         this.sharing = sharing;
-        this.gpuIds = gpuIds;
         this.config = config;
         this.tuner = tuner;
-        this.remote = remote;
         this.comms = new CudaComm[nranks];
         this.local = new boolean[nranks];
         this.gpuOf = new DomainGpu[nranks];
@@ -112,15 +93,7 @@ final class CudaDomain {
             }
         }
         this.gpus = List.copyOf(byBusId.values());
-        this.peerAccess = new java.util.HashSet<>();
-        for (DomainGpu a : gpus) {
-            for (DomainGpu b : gpus) {
-                if (a != b && !config.p2pDisable() && CudaDriver.canAccessPeer(a.device.ordinal(), b.device.ordinal())
-                        && CudaDriver.canAccessPeer(b.device.ordinal(), a.device.ordinal())) {
-                    peerAccess.add(List.of(a.device.pciBusId(), b.device.pciBusId()));
-                }
-            }
-        }
+        this.fifos = new GpuFifos(config, gpuOf, gpuIds, remote, () -> aborted);
     }
 
     /** The most ranks on any one GPU (their blocks must be resident together). */
@@ -171,101 +144,6 @@ final class CudaDomain {
         agreedBlocks = blocks;
     }
 
-    /** Device address of the FIFO from {@code from} to {@code to} on a channel in a protocol (made on first use). */
-    long fifo(Protocol p, int channel, int from, int to) {
-        if (overSockets(from, to)) {
-            return hostFifos.get(net.receiving(p, channel, from, to).address());
-        }
-        FifoKey k = new FifoKey(p, channel, from, to);
-        long bytes = WorkLayout.FIFO_SLOTS + WorkLayout.STEPS * slotBytes(p);
-        if (remote != null && !(local[from] && local[to])) {
-            // Outside the lock: a sender may wait here for another process, while other local ranks make theirs.
-            int mine = local[to] ? to : from;
-            return remote.fifo(k, bytes, mine, gpuOf[mine], () -> aborted);
-        }
-        synchronized (fifos) {
-            return fifos.computeIfAbsent(k, x -> localFifo(from, to, bytes));
-        }
-    }
-
-    /** A new FIFO between two ranks of this process, in the receiver's memory (see the class comment). */
-    private long localFifo(int from, int to, long bytes) {
-        DomainGpu sender = gpuOf[from];
-        DomainGpu receiver = gpuOf[to];
-        if (sender == receiver) {
-            return receiver.zeroed(bytes);
-        }
-        if (peers(sender, receiver)) {
-            sender.reach(receiver);
-            return receiver.zeroed(bytes);
-        }
-        return hostFifos.get(hostFifo(bytes).address());
-    }
-
-    private boolean peers(DomainGpu a, DomainGpu b) {
-        return peerAccess.contains(List.of(a.device.pciBusId(), b.device.pciBusId()));
-    }
-
-    /**
-     * Whether a connection's ends are on two GPUs, or one end is the CPU (the socket proxy): it
-     * needs system-scope ordering and no LL128.
-     */
-    boolean crossesGpus(int from, int to) {
-        if (overSockets(from, to)) {
-            return true; // the CPU's proxy is the other end, even between threads of this process
-        }
-        return !gpuIds[from].equals(gpuIds[to]);
-    }
-
-    /** How rank {@code from} of this process reaches rank {@code to} of this process (JCCL_DEBUG=INFO). */
-    String localTransport(int from, int to) {
-        DomainGpu a = gpuOf[from];
-        DomainGpu b = gpuOf[to];
-        if (a == b) {
-            return "P2P/device memory";
-        }
-        return (peers(a, b) ? "P2P/peer access to GPU "
-                : "SHM/pinned host memory to GPU ") + b.device.pciBusId() + " (LL128 off)";
-    }
-
-    /**
-     * Device address of the FIFO local rank {@code from} sends to {@code to} through: the
-     * connection's FIFO, or, over sockets, this process's FIFO that the proxy empties.
-     */
-    long sendFifo(Protocol p, int channel, int from, int to) {
-        return overSockets(from, to) ? hostFifos.get(net.sending(p, channel, from, to).address()) : fifo(p, channel, from, to);
-    }
-
-    /** Whether the connection between {@code from} and {@code to} goes through the socket transport (its FIFO in host memory). */
-    boolean overSockets(int from, int to) {
-        io.jccl.engine.host.NetFifos n = net;
-        return n != null && n.peers().overSockets(from, to);
-    }
-
-    /** The socket transport, made by the first local rank that asks ({@code make}). */
-    synchronized io.jccl.engine.host.NetFifos net(java.util.function.Supplier<io.jccl.engine.host.NetFifos> make) {
-        if (net == null) {
-            net = make.get();
-        }
-        return net;
-    }
-
-    /**
-     * Zeroed pinned host memory the GPU reaches, for a FIFO of the socket transport (freed when
-     * the domain closes). Called from the proxy's threads too: the context is made current first,
-     * and nothing between that and the driver's calls can unmount a virtual thread.
-     */
-    MemorySegment hostFifo(long bytes) {
-        gpus.getFirst().device.makeCurrent();
-        MemorySegment m = CudaDriver.hostAlloc(bytes, io.jccl.bindings.cuda.Cuda.CU_MEMHOSTALLOC_PORTABLE
-                | io.jccl.bindings.cuda.Cuda.CU_MEMHOSTALLOC_DEVICEMAP);
-        long onDevice = CudaDriver.hostDevicePointer(m);
-        m.fill((byte) 0);
-        hostAllocations.add(m);
-        hostFifos.put(m.address(), onDevice);
-        return m;
-    }
-
     /** The socket transport lost a peer or read a bad frame: every kernel of the domain stops, every rank fails naming it. */
     void netFailed(String cause) {
         netFailure = cause;
@@ -279,14 +157,6 @@ final class CudaDomain {
         return netFailure;
     }
 
-    /** A local rank closes: what it sent over sockets leaves first (bounded), then its connections end. */
-    void finishNet(int rank) {
-        io.jccl.engine.host.NetFifos n = net;
-        if (n != null) {
-            n.finish(rank);
-        }
-    }
-
     /**
      * Makes the FIFOs {@code rank} receives on in {@code plan} before any of the FIFOs it sends on,
      * which may mean waiting for another process to make them. Every rank of a collective does the
@@ -295,7 +165,7 @@ final class CudaDomain {
      */
     void connect(io.jccl.plan.Plan plan, Object shape, int rank, Protocol p) {
         List<Object> key = List.of(shape, rank, p);
-        if (remote == null && net == null || connected.containsKey(key)) {
+        if (fifos.remote() == null && !fifos.hasNet() || connected.containsKey(key)) {
             return;
         }
         java.util.Set<Integer> peers = new java.util.TreeSet<>();
@@ -303,7 +173,7 @@ final class CudaDomain {
             for (int l = 0; l < plan.lanes(); l++) {
                 for (io.jccl.plan.Step st : seg.schedule().stepArray(rank, l)) {
                     for (io.jccl.plan.Link from : st.recv()) {
-                        fifo(p, from.channel(), from.peer(), rank);
+                        fifos.receiving(p, from.channel(), from.peer(), rank);
                     }
                     st.send().forEach(to -> peers.add(to.peer()));
                     st.recv().forEach(from -> peers.add(from.peer()));
@@ -313,7 +183,7 @@ final class CudaDomain {
         if (plan.collective() == io.jccl.plan.Collective.SEND_RECV) {
             for (int peer : peers) {
                 for (int c = 0; c < plan.lanes(); c++) {
-                    fifo(p, c, peer, rank);
+                    fifos.receiving(p, c, peer, rank);
                 }
             }
         }
@@ -355,11 +225,6 @@ final class CudaDomain {
             throw JcclException.invalidArgument(rank, "stream", "is used by rank " + owner + " of this communicator;"
                     + " ranks sharing a GPU run concurrently and need a stream each");
         }
-    }
-
-    /** The FIFOs shared with other processes, or null when every rank is in this process. */
-    ProcessFifos remote() {
-        return remote;
     }
 
     boolean aborted() {
@@ -415,14 +280,7 @@ final class CudaDomain {
         if (--open > 0) {
             return;
         }
-        gpus.getFirst().device.makeCurrent();
-        if (remote != null) {
-            remote.close();
-        }
-        if (net != null) {
-            net.close();
-        }
-        hostAllocations.forEach(CudaDriver::freeHost);
+        fifos.close();
         gpus.forEach(DomainGpu::close);
     }
 

@@ -3,7 +3,7 @@ package io.jccl.engine.cuda;
 import io.jccl.Stream;
 import io.jccl.bindings.cuda.Cuda;
 import io.jccl.cuda.CudaDriver;
-import io.jccl.engine.host.Wait;
+import io.jccl.transport.Wait;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package io.jccl.engine.cuda;
 import io.jccl.cuda.CudaDriver;
 import io.jccl.kernels.Kernels;
 import io.jccl.proto.Protocol;
+import io.jccl.transport.GpuMemory;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -16,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * and device memory that lives as long as the domain. A domain whose ranks are on several GPUs of
  * this process has one of these per GPU.
  */
-final class DomainGpu {
+final class DomainGpu implements GpuMemory {
     final CudaDevice device;
     private final Arena arena = Arena.ofShared();
     /** The kernels by protocol and type index, loaded on first use (read on every launch, so no lock). */
@@ -43,8 +44,23 @@ final class DomainGpu {
         this.abortFlag = zeroed(64);
     }
 
-    /** Device memory that lives as long as the domain, zeroed before any kernel sees it. */
-    long zeroed(long bytes) {
+    @Override
+    public String busId() {
+        return device.pciBusId();
+    }
+
+    @Override
+    public int ordinal() {
+        return device.ordinal();
+    }
+
+    @Override
+    public void makeCurrent() {
+        device.makeCurrent();
+    }
+
+    @Override
+    public long zeroed(long bytes) {
         MemorySegment m = device.allocate(bytes, arena);
         synchronized (setup) {
             CudaDriver.memsetAsync(m.address(), (byte) 0, bytes, setup);
@@ -112,11 +128,11 @@ final class DomainGpu {
         return residentBlocks;
     }
 
-    /** Lets this GPU's kernels write {@code other}'s memory (once per pair; the caller checked that they may). */
-    void reach(DomainGpu other) {
-        if (other != this && peers.add(other.device.pciBusId())) {
+    @Override
+    public void reach(GpuMemory other) {
+        if (other != this && peers.add(other.busId())) {
             device.makeCurrent();
-            CudaDriver.enablePeerAccess(other.device.context());
+            CudaDriver.enablePeerAccess(((DomainGpu) other).device.context());
         }
     }
 

@@ -13,6 +13,10 @@ import io.jccl.plan.P2pOp;
 import io.jccl.plan.Plan;
 import io.jccl.plan.Segment;
 import io.jccl.proto.Protocol;
+import io.jccl.transport.PeerProcesses;
+import io.jccl.transport.ShmFiles;
+import io.jccl.transport.Transport;
+import io.jccl.transport.Wait;
 import io.jccl.tune.Choice;
 
 import java.lang.foreign.Arena;
@@ -97,9 +101,7 @@ public final class HostComm {
             d.join(c);
             if (Transport.anyNet(bootstrap.peers(), s.p2pDisable(), s.shmDisable())) {
                 // Every rank contributes its process's listener for connections over sockets.
-                NetProxy net = d.net(() -> new NetProxy(d, d.config, d.peers, bootstrap.peer(rank).addresses().getFirst(), s.commId(),
-                        NetProxy.key(bootstrap, s.commId()), rank));
-                net.exchangeAddresses(bootstrap);
+                d.fifos.connectNet(bootstrap, d, s.commId(), rank);
             }
             if (config.debug() == Config.Debug.INFO) {
                 logTransports(rank, peers, d.config);
@@ -252,7 +254,7 @@ public final class HostComm {
     }
 
     private void execute(long seq, List<Work> works) {
-        Wait order = Wait.forLane(domain, config.timeout().toNanos());
+        Wait order = Wait.forLane(domain, domain.otherProcessRanks, config.timeout().toNanos());
         order.begin();
         while (completed != seq - 1 && failure == null) {
             if (!order.pause()) {
@@ -388,7 +390,7 @@ public final class HostComm {
                 w.stop();
             }
         }
-        domain.finishNet(rank);
+        domain.fifos.finish(rank);
         arena.close();
         domain.leave();
     }

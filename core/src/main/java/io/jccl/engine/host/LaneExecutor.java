@@ -8,6 +8,9 @@ import io.jccl.plan.Region;
 import io.jccl.plan.Segment;
 import io.jccl.plan.Step;
 import io.jccl.proto.Protocol;
+import io.jccl.transport.Fifo;
+import io.jccl.transport.PeerGone;
+import io.jccl.transport.Wait;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -41,7 +44,7 @@ final class LaneExecutor {
     LaneExecutor(HostComm comm, int lane) {
         this.comm = comm;
         this.lane = lane;
-        this.wait = Wait.forLane(comm.domain(), comm.config().timeout().toNanos());
+        this.wait = Wait.forLane(comm.domain(), comm.domain().otherProcessRanks, comm.config().timeout().toNanos());
     }
 
     void run(Work w) {
@@ -85,8 +88,8 @@ final class LaneExecutor {
             wait.beginTaken(f, refSeqs[i]);
             while (!f.consumed(refSeqs[i])) {
                 if (!wait.pause()) {
-                    throw stuck(w, null, -1, -1, "rank " + f.to + " to take the last message sent to it on channel "
-                            + f.channel);
+                    throw stuck(w, null, -1, -1, "rank " + f.to() + " to take the last message sent to it on channel "
+                            + f.channel());
                 }
             }
             refFifos[i] = null;
@@ -116,8 +119,8 @@ final class LaneExecutor {
         Fifo[] a = into.length >= links.size() ? into : new Fifo[links.size()];
         for (int i = 0; i < links.size(); i++) {
             Link l = links.get(i);
-            a[i] = sending ? comm.domain().sendFifo(protocol, l.channel(), comm.rank(), l.peer())
-                    : comm.domain().fifo(protocol, l.channel(), l.peer(), comm.rank());
+            a[i] = sending ? comm.domain().fifos.sending(protocol, l.channel(), comm.rank(), l.peer())
+                    : comm.domain().fifos.receiving(protocol, l.channel(), l.peer(), comm.rank());
         }
         return a;
     }
@@ -140,13 +143,13 @@ final class LaneExecutor {
             wait.beginData(f);
             while (!f.hasData()) {
                 if (!wait.pause()) {
-                    throw stuck(w, step, tile, index, "a message from rank " + f.from + " on channel " + f.channel);
+                    throw stuck(w, step, tile, index, "a message from rank " + f.from() + " on channel " + f.channel());
                 }
             }
             long got = f.recvSize();
             if (got != bytes) {
-                throw new JcclException(ErrorCode.REMOTE_ERROR, comm.rank(), w.description() + ": rank " + f.from
-                        + " sent " + got + " bytes on channel " + f.channel + " where step " + index + " of tile " + tile
+                throw new JcclException(ErrorCode.REMOTE_ERROR, comm.rank(), w.description() + ": rank " + f.from()
+                        + " sent " + got + " bytes on channel " + f.channel() + " where step " + index + " of tile " + tile
                         + " (" + step + ") expects " + bytes + "; ranks called different operations or sizes");
             }
         }
@@ -155,7 +158,7 @@ final class LaneExecutor {
             wait.beginRoom(f);
             while (!f.hasRoom()) {
                 if (!wait.pause()) {
-                    throw stuck(w, step, tile, index, "room to send to rank " + f.to + " on channel " + f.channel);
+                    throw stuck(w, step, tile, index, "room to send to rank " + f.to() + " on channel " + f.channel());
                 }
             }
         }

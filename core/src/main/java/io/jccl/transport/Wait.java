@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -166,22 +166,26 @@ public final class Wait {
         this.otherProcessRanks = otherProcessRanks;
     }
 
-    /** A lane's wait: {@link Pacing#DEDICATED} when the threads running lanes here fit the cores, else {@link Pacing#OVERSUBSCRIBED}. */
-    static Wait forLane(HostDomain domain, long timeoutNanos) {
-        return new Wait(domain, timeoutNanos, null, domain.peers == null ? 0 : domain.peers.otherProcessRanksHere());
+    /**
+     * A lane's wait: {@link Pacing#DEDICATED} when the threads running lanes here, and the
+     * {@code otherProcessRanks} ranks of this host in other processes, fit the cores, else
+     * {@link Pacing#OVERSUBSCRIBED}.
+     */
+    public static Wait forLane(Watch watch, int otherProcessRanks, long timeoutNanos) {
+        return new Wait(watch, timeoutNanos, null, otherProcessRanks);
     }
 
     /** Counts the calling thread as running a lane until {@link #stopRunning()}. */
-    static void startRunning() {
+    public static void startRunning() {
         RUNNERS.incrementAndGet();
     }
 
-    static void stopRunning() {
+    public static void stopRunning() {
         RUNNERS.decrementAndGet();
     }
 
     /** Whether the threads running lanes in this process fit on its cores (none waits for a core). */
-    static boolean threadsFitCores() {
+    public static boolean threadsFitCores() {
         return RUNNERS.get() <= CORES;
     }
 
@@ -196,18 +200,18 @@ public final class Wait {
     }
 
     /** Starts a wait for a message on {@code f}; its sender's process is the peer watched. */
-    void beginData(Fifo f) {
+    public void beginData(Fifo f) {
         begin(f, Side.DATA, f.from);
     }
 
     /** Starts a wait for a free slot in {@code f}; its receiver's process is the peer watched. */
-    void beginRoom(Fifo f) {
+    public void beginRoom(Fifo f) {
         begin(f, Side.ROOM, f.to);
         roomHead = f.tail() - io.jccl.proto.Protocol.STEPS;
     }
 
     /** Starts a wait for the receiver of {@code f} to take message {@code seq}. */
-    void beginTaken(Fifo f, long seq) {
+    public void beginTaken(Fifo f, long seq) {
         begin(f, Side.ROOM, f.to);
         roomHead = seq;
     }

@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import io.jccl.proto.Protocol;
 
@@ -26,7 +26,7 @@ final class LlFifo extends LineFifo {
     }
 
     @Override
-    long send(MemorySegment segment, long offset, long bytes, boolean byReference) {
+    public long send(MemorySegment segment, long offset, long bytes, boolean byReference) {
         long t = tail();
         long base = slotOffset(t);
         if (Protocol.llNeedsClean(t)) {
@@ -59,7 +59,7 @@ final class LlFifo extends LineFifo {
     }
 
     @Override
-    boolean hasData() {
+    public boolean hasData() {
         if (complete()) {
             return true;
         }

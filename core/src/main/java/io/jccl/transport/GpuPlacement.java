@@ -1,14 +1,10 @@
-package io.jccl.engine.cuda;
+package io.jccl.transport;
 
-import io.jccl.Config;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
 import io.jccl.bootstrap.Bootstrap;
 import io.jccl.bootstrap.PeerInfo;
 import io.jccl.cuda.CudaDriver;
-import io.jccl.engine.host.NetFifos;
-import io.jccl.engine.host.PeerProcesses;
-import io.jccl.engine.host.SharedSettings;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
@@ -21,50 +17,50 @@ import java.util.Map;
  * rank 0's transport settings, so that both ends of every connection choose alike.
  *
  * <ul>
- *   <li>a rank of this process: what its {@link CudaDomain} says (device memory on one GPU, or
+ *   <li>a rank of this process: what {@link GpuFifos} says (device memory on one GPU, or
  *       between GPUs with peer access; else pinned host memory);</li>
  *   <li>another process of this host on this GPU: CUDA IPC, or pinned host memory with
- *       JCCL_P2P_DISABLE ({@link ProcessFifos});</li>
+ *       JCCL_P2P_DISABLE ({@link GpuProcessFifos});</li>
  *   <li>another process of this host on another GPU: CUDA IPC where peer access works both ways,
  *       else pinned host memory; system scope, no LL128;</li>
  *   <li>behind sockets (another host, or P2P and SHM both off): {@link NetFifos}; system scope,
  *       no LL128.</li>
  * </ul>
  */
-final class CudaPeers {
-    final int rank;
-    final int size;
-    final PeerProcesses processes;
+public final class GpuPlacement {
+    public final int rank;
+    public final int size;
+    public final PeerProcesses processes;
     /** Ranks of this process. */
-    final boolean[] local;
+    public final boolean[] local;
     /** Each rank's GPU, by PCI bus id. */
-    final String[] gpus;
+    public final String[] gpus;
     /** Some rank of another process of this host is on this GPU, or another (then /dev/shm is where they meet). */
-    final boolean otherProcessesHere;
+    public final boolean otherProcessesHere;
     /** Some rank of another process of this host shares this GPU (its kernels and ours time-slice without MPS). */
-    final boolean otherProcessesOnThisGpu;
+    public final boolean otherProcessesOnThisGpu;
     /** Some pair of the communicator's ranks talks over sockets: every rank makes the socket transport. */
-    final boolean sockets;
+    public final boolean sockets;
     /** The most ranks on any one GPU of the communicator. */
-    final int sharing;
+    public final int sharing;
     /** Some host holds ranks on two GPUs. */
-    final boolean severalGpusOnAHost;
+    public final boolean severalGpusOnAHost;
     /**
      * Where some host holds ranks on two GPUs: row r is rank r's view of which ranks' GPUs its own
      * GPU may access (1), as its process's driver sees it; null otherwise.
      */
     private final byte[][] reach;
 
-    private CudaPeers(Bootstrap bootstrap, SharedSettings s, CudaDevice device) {
+    private GpuPlacement(Bootstrap bootstrap, long commId, boolean p2pDisable, boolean shmDisable, String busId, int ordinal) {
         rank = bootstrap.rank();
         size = bootstrap.size();
-        byte[][] all = bootstrap.allGather(device.pciBusId().getBytes(StandardCharsets.US_ASCII));
+        byte[][] all = bootstrap.allGather(busId.getBytes(StandardCharsets.US_ASCII));
         gpus = new String[size];
         for (int r = 0; r < size; r++) {
             gpus[r] = new String(all[r], StandardCharsets.US_ASCII);
         }
         PeerInfo me = bootstrap.peer(rank);
-        processes = new PeerProcesses(s.commId(), bootstrap.peers(), me, s.p2pDisable(), s.shmDisable());
+        processes = new PeerProcesses(commId, bootstrap.peers(), me, p2pDisable, shmDisable);
         local = new boolean[size];
         boolean here = false;
         boolean onThisGpu = false;
@@ -83,7 +79,7 @@ final class CudaPeers {
         }
         otherProcessesHere = here;
         otherProcessesOnThisGpu = onThisGpu;
-        sockets = NetFifos.needed(bootstrap, s);
+        sockets = NetFifos.needed(bootstrap, p2pDisable, shmDisable);
         Map<String, Integer> perGpu = new HashMap<>();
         Map<String, Integer> gpusPerHost = new HashMap<>();
         for (int r = 0; r < size; r++) {
@@ -98,7 +94,7 @@ final class CudaPeers {
             // Each process sees only its own driver's view of peer access: both ends must say yes.
             byte[] canReach = new byte[size];
             for (int r = 0; r < size; r++) {
-                canReach[r] = (byte) (otherGpu(rank, r) && !s.p2pDisable() && peerAccess(device, gpus[r]) ? 1 : 0);
+                canReach[r] = (byte) (otherGpu(rank, r) && !p2pDisable && peerAccess(ordinal, gpus[r]) ? 1 : 0);
             }
             reach = bootstrap.allGather(canReach);
         } else {
@@ -110,7 +106,7 @@ final class CudaPeers {
      * Whether ranks {@code a} and {@code b}, one of them of this process, meet on one host (not
      * over sockets) with each on a GPU of its own.
      */
-    boolean otherGpu(int a, int b) {
+    public boolean otherGpu(int a, int b) {
         return !gpus[a].equals(gpus[b]) && !processes.overSockets(a, b);
     }
 
@@ -118,60 +114,33 @@ final class CudaPeers {
      * Whether the FIFOs between ranks {@code a} and {@code b} (one of them of this process) are in
      * pinned host memory because they are on two GPUs without peer access both ways.
      */
-    boolean viaHost(int a, int b) {
+    public boolean viaHost(int a, int b) {
         return otherGpu(a, b) && (reach == null || reach[a][b] == 0 || reach[b][a] == 0);
     }
 
     /**
-     * The GPU of each rank of this process ({@code mine} for this rank, the others opened by their
-     * bus ids; ranks of one process may meet through a bootstrap on several GPUs), null for the others.
+     * Collective over the bootstrap: every rank's GPU (this rank's: bus id {@code busId}, driver
+     * ordinal {@code ordinal}) and, with several GPUs on a host, its peer access, all-gathered;
+     * rank 0's {@code p2pDisable} and {@code shmDisable}.
      */
-    CudaDevice[] localDevices(CudaDevice mine) {
-        CudaDevice[] devices = new CudaDevice[size];
-        for (int r = 0; r < size; r++) {
-            if (local[r]) {
-                devices[r] = gpus[r].equals(mine.pciBusId()) ? mine : CudaDevice.open(CudaDriver.deviceByPciBusId(gpus[r]));
-            }
-        }
-        mine.makeCurrent();
-        return devices;
-    }
-
-    /** Collective over the bootstrap: every rank's GPU (and, with several GPUs on a host, its peer access) all-gathered. */
-    static CudaPeers of(Bootstrap bootstrap, SharedSettings settings, CudaDevice device) {
-        return new CudaPeers(bootstrap, settings, device);
+    public static GpuPlacement of(Bootstrap bootstrap, long commId, boolean p2pDisable, boolean shmDisable, String busId,
+                                  int ordinal) {
+        return new GpuPlacement(bootstrap, commId, p2pDisable, shmDisable, busId, ordinal);
     }
 
     /** Whether LL128 must stay out: some connection crosses PCIe (sockets, or host memory or IPC between GPUs). */
-    boolean withoutLl128() {
+    public boolean withoutLl128() {
         return sockets || severalGpusOnAHost;
     }
 
-    /** Whether this process's {@code device} and the GPU with bus id {@code busId} may access each other's memory. */
-    private static boolean peerAccess(CudaDevice device, String busId) {
+    /** Whether this process's GPU {@code ordinal} and the GPU with bus id {@code busId} may access each other's memory. */
+    private static boolean peerAccess(int ordinal, String busId) {
         try {
             int other = CudaDriver.deviceByPciBusId(busId);
-            return CudaDriver.canAccessPeer(device.ordinal(), other) && CudaDriver.canAccessPeer(other, device.ordinal());
+            return CudaDriver.canAccessPeer(ordinal, other) && CudaDriver.canAccessPeer(other, ordinal);
         } catch (JcclException e) {
             return false; // not visible to this process (CUDA_VISIBLE_DEVICES): its memory is not ours to map
         }
     }
 
-    /** JCCL_DEBUG=INFO: how this rank reaches {@code r}; {@code domain} is this process's ranks'. */
-    String transport(int r, CudaDomain domain, ProcessFifos.Kind kind) {
-        Config shared = domain.config;
-        if (processes.overSockets(rank, r)) {
-            return "NET/Socket (pinned host memory, " + shared.socketThreads() + " proxy thread(s) per direction, "
-                    + shared.socksPerThread() * shared.socketThreads() + " socket(s) per connection; LL128 off)";
-        }
-        if (local[r]) {
-            return domain.localTransport(rank, r);
-        }
-        if (otherGpu(rank, r)) {
-            boolean host = viaHost(rank, r);
-            return (host ? "SHM/pinned host memory" : "P2P/CUDA IPC") + " (its GPU " + gpus[r]
-                    + (host ? "" : ", peer access") + "; LL128 off)";
-        }
-        return kind == ProcessFifos.Kind.IPC ? "P2P/CUDA IPC" : "SHM/pinned host memory";
-    }
 }

@@ -1,12 +1,9 @@
-package io.jccl.engine.cuda;
+package io.jccl.transport;
 
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
 import io.jccl.bindings.cuda.Cuda;
 import io.jccl.cuda.CudaDriver;
-import io.jccl.engine.host.PeerProcesses;
-import io.jccl.engine.host.ShmFiles;
-import io.jccl.engine.host.Wait;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -40,8 +37,9 @@ import java.util.function.LongUnaryOperator;
  * dies or the domain aborts) for the receiver's process to export the FIFO, which it does the first
  * time one of its calls uses the connection, before that call waits for anything itself.
  */
-final class ProcessFifos {
-    enum Kind { IPC, HOST }
+public final class GpuProcessFifos {
+    /** Where the FIFOs between processes are: the receiver's device memory (CUDA IPC), or pinned shared host memory. */
+    public enum Kind { IPC, HOST }
 
     /**
      * Layout of an IPC file after {@link ShmFiles#HEADER}: a ready word (1: the handle is there;
@@ -66,7 +64,7 @@ final class ProcessFifos {
     private volatile long lastCheck;
     private volatile int abortedBy = -1;
     private final Duration timeout;
-    private final ConcurrentHashMap<CudaDomain.FifoKey, CompletableFuture<Long>> made = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<FifoKey, CompletableFuture<Long>> made = new ConcurrentHashMap<>();
     /** What {@link #close} undoes, in reverse order: opened handles, registrations. */
     private final List<Runnable> undo = new CopyOnWriteArrayList<>();
     private final Arena mappings = Arena.ofShared();
@@ -80,9 +78,9 @@ final class ProcessFifos {
     private final java.util.Map<Path, Long> sending = new ConcurrentHashMap<>();
 
     /** Where the ranks are: pairs on two GPUs without peer access both ways get pinned host memory whatever the kind. */
-    private final CudaPeers where;
+    private final GpuPlacement where;
 
-    ProcessFifos(Kind kind, CudaPeers where, Duration timeout) {
+    public GpuProcessFifos(Kind kind, GpuPlacement where, Duration timeout) {
         this.where = where;
         this.peers = where.processes;
         this.commId = peers.commId;
@@ -91,7 +89,7 @@ final class ProcessFifos {
     }
 
     /** How messages name a rank ("rank 3 (pid 123 on host)"). */
-    String name(int rank) {
+    public String name(int rank) {
         return peers.describe(rank);
     }
 
@@ -99,7 +97,7 @@ final class ProcessFifos {
      * A rank whose process has died, or -1 ({@link PeerProcesses#lost}: kernels waiting for a dead
      * peer would otherwise wait until their timeout).
      */
-    int lost() {
+    public int lost() {
         return peers.lost();
     }
 
@@ -107,7 +105,7 @@ final class ProcessFifos {
      * A rank of another process that aborted the communicator, or -1: looks for its file at most
      * every {@link #CHECK_NANOS}, whichever thread asks.
      */
-    int abortedBy() {
+    public int abortedBy() {
         long now = System.nanoTime();
         if (abortedBy >= 0 || now - lastCheck < CHECK_NANOS) {
             return abortedBy;
@@ -125,7 +123,7 @@ final class ProcessFifos {
     }
 
     /** What a wait of this process's ranks watches: {@code aborted} (this process), the peers' processes, their abort files. */
-    Wait.Watch watch(BooleanSupplier aborted) {
+    public Wait.Watch watch(BooleanSupplier aborted) {
         return new Wait.Watch() {
             @Override
             public boolean aborted() {
@@ -158,7 +156,7 @@ final class ProcessFifos {
      * Tells the other processes that this process's ranks aborted: a file to each of their ranks,
      * which their waits look for; each stays until its reader closes or dies.
      */
-    void announceAbort() {
+    public void announceAbort() {
         for (int from = 0; from < peers.size(); from++) {
             for (int to = 0; to < peers.size() && peers.inProcess(from); to++) {
                 if (!peers.inProcess(to)) {
@@ -177,14 +175,14 @@ final class ProcessFifos {
      * ({@code rank}, on {@code gpu}) and a rank of another: made once, by that rank (its GPU's
      * context current: an opened handle is mapped into it).
      */
-    long fifo(CudaDomain.FifoKey k, long bytes, int rank, DomainGpu gpu, BooleanSupplier aborted) {
+    public long fifo(FifoKey k, long bytes, int rank, GpuMemory gpu, BooleanSupplier aborted) {
         CompletableFuture<Long> mine = new CompletableFuture<>();
         CompletableFuture<Long> f = made.putIfAbsent(k, mine);
         if (f == null) {
             try {
-                gpu.device.makeCurrent();
+                gpu.makeCurrent();
                 mine.complete(kind == Kind.HOST || where.viaHost(k.from(), k.to()) ? hostFifo(k, bytes, rank)
-                        : k.to() == rank ? export(k, bytes, rank, gpu::zeroed) : open(k, rank, gpu.device, aborted));
+                        : k.to() == rank ? export(k, bytes, rank, gpu::zeroed) : open(k, rank, gpu, aborted));
             } catch (RuntimeException e) {
                 made.remove(k, mine);
                 mine.completeExceptionally(e);
@@ -202,13 +200,13 @@ final class ProcessFifos {
         }
     }
 
-    private Path file(String what, CudaDomain.FifoKey k) {
+    private Path file(String what, FifoKey k) {
         return ShmFiles.path(commId, what + k.protocol().id().toLowerCase(Locale.ROOT), k.channel(), k.from(), k.to(),
                 peers.pid(k.from()), peers.pid(k.to()));
     }
 
     /** HOST: the FIFO in a /dev/shm file, pinned and mapped for the GPU. */
-    private long hostFifo(CudaDomain.FifoKey k, long bytes, int rank) {
+    private long hostFifo(FifoKey k, long bytes, int rank) {
         Path path = file("gpu", k);
         if (k.from() == rank) {
             sending.put(path, peers.pid(k.to()));
@@ -220,7 +218,7 @@ final class ProcessFifos {
     }
 
     /** IPC, this process receives: the FIFO in its device memory, the handle written for the sender's process. */
-    private long export(CudaDomain.FifoKey k, long bytes, int rank, LongUnaryOperator zeroed) {
+    private long export(FifoKey k, long bytes, int rank, LongUnaryOperator zeroed) {
         long fifo = zeroed.applyAsLong(bytes);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment file = ShmFiles.attach(file("ipc", k), IPC_FILE_BYTES, a, rank);
@@ -246,7 +244,7 @@ final class ProcessFifos {
     }
 
     /** IPC, this process sends: waits for the receiver's handle and opens it. */
-    private long open(CudaDomain.FifoKey k, int rank, CudaDevice device, BooleanSupplier aborted) {
+    private long open(FifoKey k, int rank, GpuMemory gpu, BooleanSupplier aborted) {
         int peer = k.to();
         Wait wait = new Wait(watch(aborted), timeout.toNanos(), Wait.Pacing.FILE_POLL);
         wait.begin(peer);
@@ -284,7 +282,7 @@ final class ProcessFifos {
                         + " through CUDA IPC: " + e.getMessage() + HINT, e);
             }
             undo.add(() -> {
-                device.makeCurrent();
+                gpu.makeCurrent();
                 CudaDriver.closeIpcHandle(fifo);
             });
             return fifo;
@@ -303,7 +301,7 @@ final class ProcessFifos {
     }
 
     /** Closes opened handles and unpins and unmaps the files (the domain's last rank, the GPU idle for this process). */
-    void close() {
+    public void close() {
         for (int i = undo.size() - 1; i >= 0; i--) {
             try {
                 undo.get(i).run();

@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import io.jccl.bootstrap.PeerInfo;
 
@@ -32,7 +32,7 @@ public final class PeerProcesses {
     private final boolean[] dead;
     private volatile int deaths;
 
-    PeerProcesses(long commId, List<PeerInfo> peers, PeerInfo me) {
+    public PeerProcesses(long commId, List<PeerInfo> peers, PeerInfo me) {
         this(commId, peers, me, false, false);
     }
 
@@ -66,12 +66,12 @@ public final class PeerProcesses {
     }
 
     /** Ranks of this host in other processes: their threads compete for this host's cores too. */
-    int otherProcessRanksHere() {
+    public int otherProcessRanksHere() {
         return otherProcessRanksHere;
     }
 
     /** How this process's ranks talk with {@code rank} (for a rank of this process: with each other). */
-    Transport transport(int rank) {
+    public Transport transport(int rank) {
         return transport[rank];
     }
 
@@ -95,7 +95,7 @@ public final class PeerProcesses {
     }
 
     /** Whether this process talks with {@code rank} through {@code /dev/shm} files. */
-    boolean shm(int rank) {
+    public boolean shm(int rank) {
         return shm[rank];
     }
 
@@ -109,7 +109,7 @@ public final class PeerProcesses {
     }
 
     /** The ranks of this process, ascending. */
-    int[] localRanks() {
+    public int[] localRanks() {
         int c = 0;
         for (boolean b : inProcess) {
             c += b ? 1 : 0;

@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import io.jccl.bootstrap.PeerInfo;
 
@@ -9,7 +9,7 @@ import java.util.List;
  * disabled one hands over to the next (JCCL_P2P_DISABLE, JCCL_SHM_DISABLE, rank 0's settings, so
  * that both ends of every connection choose alike).
  */
-enum Transport {
+public enum Transport {
     /** Threads of one process: the receiver's native memory, by-reference Simple messages, park/unpark wake-ups. */
     P2P("P2P/in-process"),
     /** Processes of one host with the same {@code /dev/shm}: a file there mapped by both. */
@@ -35,7 +35,7 @@ enum Transport {
     }
 
     /** Whether some pair of these ranks talks over sockets (then every rank publishes a listener). */
-    static boolean anyNet(List<PeerInfo> peers, boolean p2pDisable, boolean shmDisable) {
+    public static boolean anyNet(List<PeerInfo> peers, boolean p2pDisable, boolean shmDisable) {
         for (int a = 0; a < peers.size(); a++) {
             for (int b = a + 1; b < peers.size(); b++) {
                 if (between(peers.get(a), peers.get(b), p2pDisable, shmDisable) == NET) {

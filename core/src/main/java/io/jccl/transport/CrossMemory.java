@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import io.jccl.bindings.Errno;
 import io.jccl.bindings.libc.LibC;

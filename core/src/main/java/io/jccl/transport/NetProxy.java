@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
@@ -260,14 +260,14 @@ final class NetProxy implements AutoCloseable {
             int to = b.getInt();
             int index = b.getInt();
             int count = b.getInt();
-            if (proto < 0 || proto >= Protocol.values().length || channel < 0 || channel >= HostDomain.MAX_CHANNELS || from < 0
+            if (proto < 0 || proto >= Protocol.values().length || channel < 0 || channel >= FifoKey.MAX_CHANNELS || from < 0
                     || from >= nranks || to < 0 || to >= nranks || from == to || !peers.inProcess(to)
                     || peers.transport(from, to) != Transport.NET || count < 1 || count > io.jccl.Config.MAX_SOCKETS
                     || index < 0 || index >= count) {
                 throw new IOException("impossible connection: protocol " + proto + ", channel " + channel + ", " + from + " -> " + to
                         + ", socket " + index + " of " + count);
             }
-            long connKey = ((long) (proto * HostDomain.MAX_CHANNELS + channel) * nranks + from) * nranks + to;
+            long connKey = FifoKey.pack(Protocol.values()[proto], channel, from, to, nranks);
             NetReceiver.Conn c = arriving.computeIfAbsent(connKey, k -> new NetReceiver.Conn(
                     owner.receiveFifo(Protocol.values()[proto], channel, from, to), count,
                     Protocol.values()[proto].maxMessageBytes(config.buffSize(Protocol.values()[proto]))));

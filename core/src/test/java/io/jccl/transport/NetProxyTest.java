@@ -1,9 +1,8 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import io.jccl.Config;
 import io.jccl.bootstrap.PeerInfo;
 import io.jccl.proto.Protocol;
-import io.jccl.tune.Tuner;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -12,6 +11,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.OutputStream;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
@@ -38,34 +38,81 @@ class NetProxyTest {
     private static final InetAddress LO = InetAddress.getLoopbackAddress();
     private static final long COMM = 0x1234_5678_9abcL;
     private static final byte[] KEY = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
-    private final List<HostComm> comms = new ArrayList<>();
-    private final List<NetProxy> proxies = new ArrayList<>();
+    private final List<Side> sides = new ArrayList<>();
 
     private static PeerInfo info(int rank, String host) {
         return new PeerInfo(rank, host, host, 1000 + rank, 77 + rank, 5, new InetSocketAddress(LO, 1), List.of(LO), Set.of());
     }
 
-    /** The domain of {@code local}'s process: rank 0 on host A, rank 1 on host B; {@code threads} × {@code socks} sockets per connection. */
-    private HostDomain domain(int local, int threads, int socks) {
-        List<PeerInfo> peers = List.of(info(0, "A"), info(1, "B"));
-        Config c = Config.defaults().withTimeout(Duration.ofSeconds(10)).withSockets(threads, socks);
-        HostDomain d = new HostDomain(2, c, Tuner.create(c, 2, 2), new PeerProcesses(COMM, peers, peers.get(local)));
-        HostComm hc = new HostComm(d, local, c);
-        d.join(hc);
-        comms.add(hc);
-        NetProxy p = d.net(() -> new NetProxy(d, d.config, d.peers, LO, COMM, KEY, local));
-        proxies.add(p);
-        return d;
+    /** One "host" of the test: its rank's FIFOs and the proxy, failing as an engine's domain does (the first cause is kept). */
+    static final class Side implements NetOwner {
+        final Config config;
+        final Arena arena = Arena.ofShared();
+        final HostFifos fifos;
+        final NetProxy proxy;
+        private volatile String cause;
+        private volatile int lost = -1;
+
+        /** Rank {@code local}'s process: rank 0 on host A, rank 1 on host B; {@code threads} × {@code socks} sockets per connection. */
+        Side(int local, int threads, int socks) {
+            List<PeerInfo> peers = List.of(info(0, "A"), info(1, "B"));
+            config = Config.defaults().withTimeout(Duration.ofSeconds(10)).withSockets(threads, socks);
+            PeerProcesses where = new PeerProcesses(COMM, peers, peers.get(local));
+            fifos = new HostFifos(2, config, where, r -> arena, null);
+            proxy = fifos.net(() -> new NetProxy(this, config, where, LO, COMM, KEY, local));
+        }
+
+        @Override
+        public boolean aborted() {
+            return cause != null;
+        }
+
+        @Override
+        public synchronized void abort(String why, int by, int lostRank) {
+            if (cause == null) {
+                cause = why;
+                lost = lostRank;
+            }
+        }
+
+        @Override
+        public Fifo receiveFifo(Protocol protocol, int channel, int from, int to) {
+            return fifos.receiving(protocol, channel, from, to);
+        }
+
+        Fifo fifo(Protocol protocol, int channel, int from, int to) {
+            return fifos.receiving(protocol, channel, from, to);
+        }
+
+        String abortCause() {
+            return cause;
+        }
+
+        int lostRank() {
+            return lost;
+        }
     }
 
-    private HostDomain domain(int local) {
+    private Side domain(int local, int threads, int socks) {
+        Side s = new Side(local, threads, socks);
+        sides.add(s);
+        return s;
+    }
+
+    private Side domain(int local) {
         return domain(local, 1, 1);
     }
 
     @AfterEach
     void close() {
-        proxies.forEach(NetProxy::close);
-        comms.forEach(HostComm::close);
+        for (Side s : sides) {
+            s.proxy.close();
+        }
+        for (Side s : sides) {
+            s.fifos.finish(0);
+            s.fifos.finish(1);
+            s.arena.close();
+        }
     }
 
     private static void await(java.util.function.BooleanSupplier cond) throws InterruptedException {
@@ -83,10 +130,10 @@ class NetProxyTest {
     @ParameterizedTest
     @MethodSource("protocolsAndSockets")
     void messagesCrossTheConnectionInOrderCutIntoChunks(Protocol protocol, int threads, int socks) throws Exception {
-        HostDomain a = domain(0, threads, socks);
-        HostDomain b = domain(1, threads, socks);
-        NetProxy pa = proxies.get(0);
-        pa.setAddress(1, proxies.get(1).address());
+        Side a = domain(0, threads, socks);
+        Side b = domain(1, threads, socks);
+        NetProxy pa = sides.get(0).proxy;
+        pa.setAddress(1, sides.get(1).proxy.address());
         Fifo out = a.fifo(protocol, 3, 0, 1);
         long max = protocol.maxMessageBytes(a.config.buffSize(protocol));
         // Empty, one chunk, exactly 64 KiB, one byte more (two chunks), every socket, the largest message.
@@ -160,8 +207,8 @@ class NetProxyTest {
 
     @Test
     void strangersAreDropped() throws Exception {
-        HostDomain b = domain(1);
-        InetSocketAddress at = proxies.getFirst().address();
+        Side b = domain(1);
+        InetSocketAddress at = sides.getFirst().proxy.address();
         byte[] forged = header(0, 0, 1);
         forged[forged.length - 1] ^= 1;
         byte[][] strangers = {
@@ -212,8 +259,8 @@ class NetProxyTest {
 
     @Test
     void anEndFrameClosesQuietlyButASilentCloseIsALoss() throws Exception {
-        HostDomain b = domain(1);
-        InetSocketAddress at = proxies.getFirst().address();
+        Side b = domain(1);
+        InetSocketAddress at = sides.getFirst().proxy.address();
         try (Socket sock = new Socket(at.getAddress(), at.getPort())) {
             OutputStream o = sock.getOutputStream();
             o.write(header(Protocol.SIMPLE.ordinal(), 0, 1));
@@ -253,8 +300,8 @@ class NetProxyTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("badFrames")
     void aBadFrameAbortsTheReceiverNamingTheSender(String what, byte[] frames, String why) throws Exception {
-        HostDomain b = domain(1);
-        InetSocketAddress at = proxies.getFirst().address();
+        Side b = domain(1);
+        InetSocketAddress at = sides.getFirst().proxy.address();
         try (Socket sock = new Socket(at.getAddress(), at.getPort())) {
             OutputStream o = sock.getOutputStream();
             o.write(header(Protocol.LL.ordinal(), 0, 1));

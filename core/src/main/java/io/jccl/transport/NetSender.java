@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import io.jccl.proto.Protocol;
 
@@ -6,7 +6,7 @@ import io.jccl.proto.Protocol;
  * What a {@link NetProxy} needs of the domain whose FIFOs it carries over sockets: the host
  * engine's ({@link HostDomain}) or the CUDA engine's FIFOs in pinned host memory ({@link NetFifos}).
  */
-interface NetOwner {
+public interface NetOwner {
     boolean aborted();
 
     /** Fails the domain: {@code cause} names rank {@code by}'s loss of rank {@code lost} (-1: none). */

@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import io.jccl.proto.Protocol;
 
@@ -30,12 +30,12 @@ abstract sealed class LineFifo extends Fifo permits LlFifo, Ll128Fifo {
     }
 
     @Override
-    final MemorySegment sendSegment() {
+    public final MemorySegment sendSegment() {
         return sendStage;
     }
 
     @Override
-    final long sendOffset() {
+    public final long sendOffset() {
         return 0;
     }
 
@@ -69,22 +69,22 @@ abstract sealed class LineFifo extends Fifo permits LlFifo, Ll128Fifo {
     }
 
     @Override
-    final MemorySegment recvSegment() {
+    public final MemorySegment recvSegment() {
         return recvStage;
     }
 
     @Override
-    final long recvOffset() {
+    public final long recvOffset() {
         return 0;
     }
 
     @Override
-    final long recvSize() {
+    public final long recvSize() {
         return size;
     }
 
     @Override
-    final void release() {
+    public final void release() {
         lines = -1;
         cursor = 0;
         super.release();

@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
@@ -24,8 +24,7 @@ import java.lang.foreign.ValueLayout;
  * message, tries the probe and publishes the verdict; the sender passes references only after a
  * positive one.
  */
-final class SimpleFifo extends Fifo {
-    private static final long SIZES = 128;
+public final class SimpleFifo extends Fifo {
     /** In a size word: the slot holds the address of the message in the sender's process. */
     private static final long CROSS = 1L << 62;
     private static final long CROSS_YES = 1;
@@ -48,18 +47,18 @@ final class SimpleFifo extends Fifo {
     }
 
     /** Sender of a shared FIFO: lets the receiver try to read this process (single copy). */
-    void offerCrossMemory() {
+    public void offerCrossMemory() {
         mem.set(ValueLayout.JAVA_LONG, SENDER_PROBE, CrossMemory.probeAddress());
         LONG.setRelease(mem, SENDER_PID, ProcessHandle.current().pid());
     }
 
     /** Receiver: tells {@code log} how the sender's large messages will come. */
-    void logTo(java.util.function.Consumer<String> log) {
+    public void logTo(java.util.function.Consumer<String> log) {
         this.log = log;
     }
 
     @Override
-    boolean referable() {
+    public boolean referable() {
         if (!shared) {
             return true;
         }
@@ -70,17 +69,17 @@ final class SimpleFifo extends Fifo {
     }
 
     @Override
-    MemorySegment sendSegment() {
+    public MemorySegment sendSegment() {
         return mem;
     }
 
     @Override
-    long sendOffset() {
+    public long sendOffset() {
         return slotOffset(tail());
     }
 
     @Override
-    long send(MemorySegment segment, long offset, long bytes, boolean byReference) {
+    public long send(MemorySegment segment, long offset, long bytes, boolean byReference) {
         long t = tail();
         int slot = (int) (t % Protocol.STEPS);
         long slotOff = slotOffset(t);
@@ -97,7 +96,7 @@ final class SimpleFifo extends Fifo {
                 MemorySegment.copy(segment, offset, mem, slotOff, bytes);
             }
         }
-        mem.set(ValueLayout.JAVA_LONG, SIZES + slot * 8L, size);
+        mem.set(ValueLayout.JAVA_LONG, FifoLayout.size(t), size);
         // A volatile store: it orders the plain writes above before the receiver's acquire of tail,
         // and (a full fence) the read of dataWaiter after it, so that a receiver that registered
         // and then saw no data is always woken.
@@ -107,7 +106,7 @@ final class SimpleFifo extends Fifo {
     }
 
     @Override
-    boolean hasData() {
+    public boolean hasData() {
         if (tail() <= head()) {
             return false;
         }
@@ -136,7 +135,7 @@ final class SimpleFifo extends Fifo {
     }
 
     private long sizeWord() {
-        return mem.get(ValueLayout.JAVA_LONG, SIZES + (head() % Protocol.STEPS) * 8);
+        return mem.get(ValueLayout.JAVA_LONG, FifoLayout.size(head()));
     }
 
     /** Receiver: whether the waiting message is still in the sender's process. */
@@ -145,7 +144,7 @@ final class SimpleFifo extends Fifo {
     }
 
     @Override
-    MemorySegment recvSegment() {
+    public MemorySegment recvSegment() {
         if (remote()) {
             pull(mem, slotOffset(head()));
             pulled = head();
@@ -155,19 +154,19 @@ final class SimpleFifo extends Fifo {
     }
 
     @Override
-    long recvOffset() {
+    public long recvOffset() {
         long h = head();
         int slot = (int) (h % Protocol.STEPS);
         return refSegment[slot] != null ? refOffset[slot] : slotOffset(h);
     }
 
     @Override
-    long recvSize() {
+    public long recvSize() {
         return sizeWord() & ~CROSS;
     }
 
     @Override
-    void copyTo(MemorySegment dst, long dstOffset, long bytes) {
+    public void copyTo(MemorySegment dst, long dstOffset, long bytes) {
         if (remote() && dst.isNative()) {
             pull(dst, dstOffset);
         } else {

@@ -1,13 +1,13 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 /**
- * Thrown inside the host engine where a FIFO finds its peer's process gone outside a wait (a
+ * Thrown inside the engines where a FIFO finds its peer's process gone outside a wait (a
  * single-copy read of a message from a process that has just died); the lane turns it into the
  * same failure as a wait that saw the death, so every rank names the lost one alike.
  */
-final class PeerGone extends RuntimeException {
+public final class PeerGone extends RuntimeException {
     /** The rank whose process is gone. */
-    final int rank;
+    public final int rank;
 
     PeerGone(int rank, String detail) {
         super(detail, null, false, false);

@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import java.io.EOFException;
 import java.io.IOException;

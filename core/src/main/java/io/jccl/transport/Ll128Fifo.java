@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import io.jccl.proto.Protocol;
 
@@ -23,7 +23,7 @@ final class Ll128Fifo extends LineFifo {
     }
 
     @Override
-    long send(MemorySegment segment, long offset, long bytes, boolean byReference) {
+    public long send(MemorySegment segment, long offset, long bytes, boolean byReference) {
         long t = tail();
         long base = slotOffset(t);
         long flag = protocol.flag(t);
@@ -40,7 +40,7 @@ final class Ll128Fifo extends LineFifo {
     }
 
     @Override
-    boolean hasData() {
+    public boolean hasData() {
         if (complete()) {
             return true;
         }

@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import io.jccl.proto.Protocol;
 import org.junit.jupiter.api.Test;

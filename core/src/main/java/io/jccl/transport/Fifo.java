@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import io.jccl.proto.Protocol;
 
@@ -19,22 +19,15 @@ import java.util.concurrent.locks.LockSupport;
  * receiver waits for {@link #hasData()}, reads the message at {@link #recvSegment()}/
  * {@link #recvOffset()} and {@link #release() releases} it.
  */
-abstract sealed class Fifo permits SimpleFifo, LineFifo {
-    static final long HEAD = 0;
-    static final long TAIL = 64;
-    /** Where the slots start: counters and per-protocol words before, each on its own cache line. */
-    static final long SLOTS = 256;
-    /** Shared-memory FIFOs only: how many sides mapped the file (the second unlinks it). */
-    static final long ATTACHED = 192;
-    /**
-     * Shared-memory FIFOs only: non-zero once a process of the communicator aborted it: the aborting
-     * rank + 1 in the low half, the rank it lost + 1 (0: none) in the high half.
-     */
-    static final long ABORT = 200;
-    /** Shared Simple FIFOs only: the words of the single-copy handshake ({@link SimpleFifo}). */
-    static final long SENDER_PID = 208;
-    static final long SENDER_PROBE = 216;
-    static final long CROSS_VERDICT = 224;
+public abstract sealed class Fifo permits SimpleFifo, LineFifo {
+    static final long HEAD = FifoLayout.HEAD;
+    static final long TAIL = FifoLayout.TAIL;
+    static final long SLOTS = FifoLayout.SLOTS;
+    static final long ATTACHED = FifoLayout.ATTACHED;
+    static final long ABORT = FifoLayout.ABORT;
+    static final long SENDER_PID = FifoLayout.SENDER_PID;
+    static final long SENDER_PROBE = FifoLayout.SENDER_PROBE;
+    static final long CROSS_VERDICT = FifoLayout.CROSS_VERDICT;
     static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     final Protocol protocol;
@@ -63,7 +56,7 @@ abstract sealed class Fifo permits SimpleFifo, LineFifo {
 
     /** Bytes of a FIFO's memory (counters and slots) with slots of {@code slotBytes}. */
     static long bytes(long slotBytes) {
-        return SLOTS + Protocol.STEPS * slotBytes;
+        return FifoLayout.bytes(slotBytes);
     }
 
     /** A FIFO of {@code protocol} with a connection buffer of {@code buffSize} bytes, in {@code arena}. */
@@ -84,6 +77,36 @@ abstract sealed class Fifo permits SimpleFifo, LineFifo {
         };
     }
 
+    /** The channel of this FIFO's connection. */
+    public final int channel() {
+        return channel;
+    }
+
+    /** The sending rank. */
+    public final int from() {
+        return from;
+    }
+
+    /** The receiving rank. */
+    public final int to() {
+        return to;
+    }
+
+    /** Whether the other side may be in another process (the FIFO is in shared memory). */
+    public final boolean shared() {
+        return shared;
+    }
+
+    /** Shared memory: writes an abort word ({@link FifoLayout#abortWord}) unless one is there; false if its memory is gone. */
+    final boolean abort(long word) {
+        try {
+            LONG.compareAndSet(mem, ABORT, 0L, word);
+            return true;
+        } catch (IllegalStateException e) {
+            return false; // its arena is closed: that rank is gone, and its peers were told when it went
+        }
+    }
+
     /** Shared memory: the abort word ({@link #ABORT}), 0 while no process aborted. */
     final long abortWord() {
         return (long) LONG.getVolatile(mem, ABORT);
@@ -99,18 +122,18 @@ abstract sealed class Fifo permits SimpleFifo, LineFifo {
 
     /** The offset of the slot message {@code seq} uses. */
     final long slotOffset(long seq) {
-        return SLOTS + (seq % Protocol.STEPS) * slotBytes;
+        return FifoLayout.slot(seq, slotBytes);
     }
 
     /** Sender: whether a slot is free. */
-    final boolean hasRoom() {
+    public final boolean hasRoom() {
         return tail() - head() < Protocol.STEPS;
     }
 
     /** Sender: where the next message may be built in place (valid once {@link #hasRoom()}). */
-    abstract MemorySegment sendSegment();
+    public abstract MemorySegment sendSegment();
 
-    abstract long sendOffset();
+    public abstract long sendOffset();
 
     /**
      * Sender: sends {@code bytes} bytes at {@code segment}+{@code offset} as the next message (valid
@@ -118,37 +141,37 @@ abstract sealed class Fifo permits SimpleFifo, LineFifo {
      * place, and the sender keeps them unchanged until {@link #consumed} says the receiver is done.
      * Returns the message's sequence number.
      */
-    abstract long send(MemorySegment segment, long offset, long bytes, boolean byReference);
+    public abstract long send(MemorySegment segment, long offset, long bytes, boolean byReference);
 
     /** Sender: whether the receiver has released message {@code seq}. */
-    final boolean consumed(long seq) {
+    public final boolean consumed(long seq) {
         return head() > seq;
     }
 
     /** Receiver: whether the next message has arrived whole (LL protocols unpack what arrived). */
-    abstract boolean hasData();
+    public abstract boolean hasData();
 
     /** Receiver: the memory holding the waiting message. */
-    abstract MemorySegment recvSegment();
+    public abstract MemorySegment recvSegment();
 
     /** Receiver: offset of the waiting message in {@link #recvSegment()} (valid once {@link #hasData()}). */
-    abstract long recvOffset();
+    public abstract long recvOffset();
 
     /** Receiver: size in bytes of the waiting message. */
-    abstract long recvSize();
+    public abstract long recvSize();
 
     /** Receiver: copies the waiting message's {@code bytes} bytes to {@code dst} at {@code dstOffset}. */
-    void copyTo(MemorySegment dst, long dstOffset, long bytes) {
+    public void copyTo(MemorySegment dst, long dstOffset, long bytes) {
         MemorySegment.copy(recvSegment(), recvOffset(), dst, dstOffset, bytes);
     }
 
     /** Sender: whether {@link #send} may pass a message by reference on this FIFO now. */
-    boolean referable() {
+    public boolean referable() {
         return false;
     }
 
     /** Receiver: frees the slot of the consumed message. */
-    void release() {
+    public void release() {
         // A volatile store: it orders this side's reads of the slot before the sender's reuse of it,
         // and (a full fence) the read of roomWaiter below after it, so that a sender that registered
         // and then saw no room is always woken.

@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.transport;
 
 import io.jccl.Config;
 import io.jccl.bootstrap.Bootstrap;
@@ -25,7 +25,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Example (what the CUDA engine does at init, collectively over the bootstrap):
  * <pre>{@code
- * if (NetFifos.needed(bootstrap, settings)) {
+ * if (NetFifos.needed(bootstrap, settings.p2pDisable(), settings.shmDisable())) {
  *     NetFifos net = new NetFifos(bootstrap, settings.commId(), config, peers, rank, hostMemory, aborted, onFailure);
  *     net.exchangeAddresses(bootstrap);
  *     MemorySegment in = net.receiving(Protocol.SIMPLE, 0, peer, rank);   // the kernel polls its tail
@@ -57,8 +57,8 @@ public final class NetFifos implements NetOwner, AutoCloseable {
     private volatile String cause;
 
     /** Whether some pair of the communicator's ranks talks over sockets: then every rank makes one (collective). */
-    public static boolean needed(Bootstrap bootstrap, SharedSettings settings) {
-        return Transport.anyNet(bootstrap.peers(), settings.p2pDisable(), settings.shmDisable());
+    public static boolean needed(Bootstrap bootstrap, boolean p2pDisable, boolean shmDisable) {
+        return Transport.anyNet(bootstrap.peers(), p2pDisable, shmDisable);
     }
 
     /**
@@ -106,7 +106,7 @@ public final class NetFifos implements NetOwner, AutoCloseable {
     }
 
     private long key(Protocol protocol, int channel, int from, int to) {
-        return ((long) (protocol.ordinal() * HostDomain.MAX_CHANNELS + channel) * nranks + from) * nranks + to;
+        return FifoKey.pack(protocol, channel, from, to, nranks);
     }
 
     /** Local rank {@code rank} closes: what it sent leaves first (bounded), then its connections end. */
