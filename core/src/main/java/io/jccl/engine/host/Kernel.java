@@ -7,12 +7,12 @@ import java.lang.foreign.MemorySegment;
  * compiles it for a single (type, operation) pair with nothing to decide per element; which method
  * runs is decided once per call by {@link Reduction}.
  *
- * <p>The subclasses repeat the same loop shapes on purpose (float16 and bfloat16, the two float8
- * formats, int32 and int64 differ only in their conversions or widths): a shared loop that called
- * a per-type conversion would be one loop profiled across every type, its conversion call
- * megamorphic and not inlined, paid on every element. Change a loop in one kernel, change it in
- * its siblings. FLOAT32 and FLOAT64 also have Vector API subclasses ({@link VectorKernels}) that
- * override the binary operations and must give the same bits.
+ * <p>The subclasses (Float32Kernel, Int8Kernel, Float16Kernel, ...) are generated at build time
+ * from core/src/build/kernels/ScalarKernel.template by Gen.java there, and FLOAT32's and FLOAT64's
+ * Vector API subclasses ({@link VectorKernels}), which override the binary operations and must give
+ * the same bits, from VectorKernel.template; change the template, not the generated classes. Each
+ * type gets its own copy of the loops on purpose: a shared loop calling a per-type conversion would
+ * be profiled across every type, its call megamorphic and not inlined, paid on every element.
  *
  * <p>Every segment passed here is native ({@link MemorySegment#isNative()}): a loop whose profile
  * has seen both heap and native segments can no longer tell whether an access is on-heap, and C2
