@@ -2,7 +2,7 @@ package io.jccl.engine.cuda;
 
 import io.jccl.DataType;
 import io.jccl.RedOp;
-import io.jccl.engine.host.FloatFormats;
+import io.jccl.engine.FloatFormats;
 
 /**
  * The {@code scalar} word of a work descriptor: a preMulSum scalar as the host engine's kernels

@@ -12,7 +12,7 @@ import io.jccl.HostStream;
 import io.jccl.JcclException;
 import io.jccl.RedOp;
 import io.jccl.Stream;
-import io.jccl.engine.host.FloatFormats;
+import io.jccl.engine.FloatFormats;
 import io.jccl.plan.Collective;
 import io.jccl.proto.Protocol;
 

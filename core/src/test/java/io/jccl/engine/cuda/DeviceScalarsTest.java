@@ -29,9 +29,9 @@ class DeviceScalarsTest {
             Reduction.of(t, op, 2).combine(one, 0, true, null, 0, false, out, 0, 1, false);
             return switch (t) {
                 case FLOAT16 -> Float.float16ToFloat(out.get(ValueLayout.JAVA_SHORT, 0));
-                case BFLOAT16 -> io.jccl.engine.host.FloatFormats.bfloat16ToFloat(out.get(ValueLayout.JAVA_SHORT, 0));
-                case FLOAT8_E4M3 -> io.jccl.engine.host.FloatFormats.e4m3ToFloat(out.get(ValueLayout.JAVA_BYTE, 0));
-                case FLOAT8_E5M2 -> io.jccl.engine.host.FloatFormats.e5m2ToFloat(out.get(ValueLayout.JAVA_BYTE, 0));
+                case BFLOAT16 -> io.jccl.engine.FloatFormats.bfloat16ToFloat(out.get(ValueLayout.JAVA_SHORT, 0));
+                case FLOAT8_E4M3 -> io.jccl.engine.FloatFormats.e4m3ToFloat(out.get(ValueLayout.JAVA_BYTE, 0));
+                case FLOAT8_E5M2 -> io.jccl.engine.FloatFormats.e5m2ToFloat(out.get(ValueLayout.JAVA_BYTE, 0));
                 case FLOAT32 -> out.get(ValueLayout.JAVA_FLOAT, 0);
                 default -> out.get(ValueLayout.JAVA_DOUBLE, 0);
             };

@@ -1,5 +1,7 @@
 package io.jccl.engine.host;
 
+import io.jccl.engine.FloatFormats;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jccl.DataType;

@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.engine;
 
 /**
  * Conversions between {@code float} and the narrow floating-point formats that Java lacks:
