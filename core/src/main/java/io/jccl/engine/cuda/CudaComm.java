@@ -5,17 +5,14 @@ import io.jccl.DataType;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
 import io.jccl.RedOp;
-import io.jccl.algo.Algorithm;
-import io.jccl.algo.P2pPlanner;
 import io.jccl.bindings.cuda.Cuda;
 import io.jccl.cuda.CudaDriver;
 import io.jccl.engine.CollectiveArgs;
 import io.jccl.engine.P2pArgs;
+import io.jccl.engine.Planner;
 import io.jccl.kernels.WorkLayout;
 import io.jccl.plan.Collective;
-import io.jccl.plan.P2pOp;
 import io.jccl.plan.Plan;
-import io.jccl.plan.Segment;
 import io.jccl.proto.Protocol;
 import io.jccl.transport.GpuPlacement;
 import io.jccl.transport.GpuProcessFifos;
@@ -266,10 +263,7 @@ public final class CudaComm {
 
     /** How this engine runs a call of this shape. */
     public Choice choiceFor(CollectiveArgs a) {
-        if (a.collective() == Collective.SEND_RECV) {
-            return new Choice(Algorithm.DIRECT, Protocol.SIMPLE, domain.config.minChannels(), Choice.Source.FIXED, Double.NaN);
-        }
-        return CudaPlanner.plan(domain, a, rank).choice();
+        return a.collective() == Collective.SEND_RECV ? domain.planner.sendRecvChoice() : domain.planner.plan(a, rank).choice();
     }
 
     // ---- registration (ncclCommRegister) ----
@@ -329,7 +323,7 @@ public final class CudaComm {
             gpu.device.makeCurrent();
             List<Op> batch = new ArrayList<>();
             for (CollectiveArgs a : collectives) {
-                CudaPlanner.Planned planned = CudaPlanner.plan(domain, a, rank);
+                Planner.Planned planned = domain.planner.plan(a, rank);
                 int redop = a.collective().reduces() ? a.op().kind().ordinal() : WorkLayout.OP_NONE;
                 Op op = new Op(planned.plan(), planned.plan(), planned.choice().protocol(), a.type(), a.op(), redop,
                         new long[] {address(a.send())}, new long[] {address(a.recv())});
@@ -397,13 +391,13 @@ public final class CudaComm {
     }
 
     private Op p2pOp(List<P2pArgs> p2p) {
-        List<P2pOp> ops = new ArrayList<>(p2p.size());
         long[] in = new long[p2p.size()];
         long[] out = new long[p2p.size()];
+        List<Object> shape = new ArrayList<>(p2p.size());
         for (int i = 0; i < p2p.size(); i++) {
             P2pArgs a = p2p.get(i);
-            ops.add(new P2pOp(a.send(), a.peer(), a.bytes()));
             (a.send() ? in : out)[i] = address(a.buffer());
+            shape.add(List.of(a.send(), a.peer(), a.bytes()));
         }
         int lanes = domain.config.minChannels();
         if ((long) lanes * domain.sharing > domain.residentBlocks()) {
@@ -411,18 +405,8 @@ public final class CudaComm {
                     + " runs " + (long) lanes * domain.sharing + " blocks for the " + domain.sharing + " ranks sharing the GPU,"
                     + " which keeps " + domain.residentBlocks() + " resident at once; all must run together");
         }
-        List<Segment> mine;
-        try {
-            mine = P2pPlanner.planRank(domain.nranks, rank, ops, domain.slotBytes(Protocol.SIMPLE), lanes);
-        } catch (IllegalArgumentException e) {
-            throw new JcclException(ErrorCode.INVALID_ARGUMENT, rank, "send/recv group: " + e.getMessage());
-        }
-        List<List<Segment>> perRank = new ArrayList<>(domain.nranks);
-        for (int r = 0; r < domain.nranks; r++) {
-            perRank.add(r == rank ? mine : List.of());
-        }
-        Plan plan = Plan.perRank(Algorithm.DIRECT.id(), Collective.SEND_RECV, domain.nranks, lanes, perRank);
-        return new Op(plan, List.copyOf(ops), Protocol.SIMPLE, DataType.UINT8, null, WorkLayout.OP_NONE, in, out);
+        Plan plan = Planner.sendRecv(domain.nranks, rank, p2p, domain.slotBytes(Protocol.SIMPLE), lanes);
+        return new Op(plan, List.copyOf(shape), Protocol.SIMPLE, DataType.UINT8, null, WorkLayout.OP_NONE, in, out);
     }
 
     /** One kernel launch running {@code batch} in order: the blocks of the widest plan. */

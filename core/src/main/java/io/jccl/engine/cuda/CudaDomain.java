@@ -3,13 +3,12 @@ package io.jccl.engine.cuda;
 import io.jccl.Config;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
-import io.jccl.cuda.CudaDriver;
+import io.jccl.engine.Planner;
 import io.jccl.proto.Protocol;
 import io.jccl.transport.GpuFifos;
 import io.jccl.transport.GpuProcessFifos;
 import io.jccl.tune.Tuner;
 
-import java.lang.foreign.MemorySegment;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +30,8 @@ final class CudaDomain {
      * resident blocks over this. Every rank computes the same, so plans agree.
      */
     final int sharing;
-    final Map<CudaPlanner.CallKey, CudaPlanner.Planned> plans = new ConcurrentHashMap<>();
+    /** The plans of this communicator's calls, fitted to the GPUs' resident blocks. */
+    final Planner planner;
     /** Which lane uses each connection in a plan (plans are cached per shape, so this is bounded too). */
     private final Map<io.jccl.plan.Plan, Map<io.jccl.plan.Connection, Integer>> lanes = new ConcurrentHashMap<>();
     /** Each rank of this process's GPU; null for ranks of other processes. */
@@ -94,6 +94,8 @@ final class CudaDomain {
         }
         this.gpus = List.copyOf(byBusId.values());
         this.fifos = new GpuFifos(config, gpuOf, gpuIds, remote, () -> aborted);
+        this.planner = new Planner(tuner, config, nranks, CudaTuning.fit(sharing, this::residentBlocks),
+                config.debug() == Config.Debug.INFO ? m -> System.err.println("jccl INFO " + m) : null);
     }
 
     /** The most ranks on any one GPU (their blocks must be resident together). */

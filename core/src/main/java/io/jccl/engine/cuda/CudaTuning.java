@@ -1,11 +1,15 @@
 package io.jccl.engine.cuda;
 
 import io.jccl.Config;
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
 import io.jccl.algo.Algorithm;
+import io.jccl.engine.Planner;
 import io.jccl.kernels.WorkLayout;
 import io.jccl.plan.Plan;
 import io.jccl.proto.Protocol;
 import io.jccl.topo.ServerLayout;
+import io.jccl.tune.Choice;
 import io.jccl.tune.Tuner;
 
 /**
@@ -61,6 +65,45 @@ final class CudaTuning {
      */
     static int planChannels(Algorithm algorithm, Protocol p, long bytes, int perRank) {
         return channels(p, algorithm == Algorithm.SPLIT_TREE ? 2 * bytes : bytes, perRank);
+    }
+
+    /**
+     * How the planner fits a plan on GPUs at most {@code sharing} ranks share, each keeping
+     * {@code residentBlocks} blocks resident (asked per plan: ranks agree on it after init): every
+     * rank's blocks must be resident together, since ranks sharing a GPU wait for each other inside
+     * their kernels.
+     */
+    static Planner.Fit fit(int sharing, java.util.function.IntSupplier residentBlocks) {
+        return new Planner.Fit() {
+            private int perRank() {
+                return Math.max(1, residentBlocks.getAsInt() / sharing);
+            }
+
+            @Override
+            public int channels(Choice choice, long bytes) {
+                return planChannels(choice.algorithm(), choice.protocol(), bytes, perRank());
+            }
+
+            @Override
+            public int blocks(Plan plan) {
+                return CudaTuning.blocks(plan);
+            }
+
+            @Override
+            public int maxBlocks() {
+                return perRank();
+            }
+
+            @Override
+            public JcclException tooMany(Choice c, int blocks, int rank) {
+                int resident = residentBlocks.getAsInt();
+                return new JcclException(ErrorCode.INVALID_USAGE, rank, c.algorithm().id() + " on " + c.channels()
+                        + " channels runs " + blocks + " blocks per rank, " + (long) blocks * sharing + " for the " + sharing
+                        + " ranks sharing the GPU, which keeps " + resident + " of these kernels' blocks resident at once;"
+                        + " the ranks' blocks wait for each other, so all must run together: set JCCL_MAX_NCHANNELS to at most "
+                        + Math.max(1, perRank() * c.channels() / blocks));
+            }
+        };
     }
 
     /** The blocks of one rank's launch of {@code plan}: one per lane, or per pair of lanes. */

@@ -3,15 +3,12 @@ package io.jccl.engine.host;
 import io.jccl.Config;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
-import io.jccl.algo.Algorithm;
-import io.jccl.algo.P2pPlanner;
 import io.jccl.engine.CollectiveArgs;
 import io.jccl.engine.Memory;
 import io.jccl.engine.P2pArgs;
+import io.jccl.engine.Planner;
 import io.jccl.plan.Collective;
-import io.jccl.plan.P2pOp;
 import io.jccl.plan.Plan;
-import io.jccl.plan.Segment;
 import io.jccl.proto.Protocol;
 import io.jccl.transport.PeerProcesses;
 import io.jccl.transport.ShmFiles;
@@ -180,10 +177,7 @@ public final class HostComm {
 
     /** How the host engine runs a call of this shape (what {@code jccl perf} prints). */
     public Choice choiceFor(CollectiveArgs a) {
-        if (a.collective() == Collective.SEND_RECV) {
-            return new Choice(Algorithm.DIRECT, Protocol.SIMPLE, domain.config.minChannels(), Choice.Source.FIXED, Double.NaN);
-        }
-        return HostPlanner.plan(domain, a, rank).choice();
+        return a.collective() == Collective.SEND_RECV ? domain.planner.sendRecvChoice() : domain.planner.plan(a, rank).choice();
     }
 
     /**
@@ -207,7 +201,7 @@ public final class HostComm {
     }
 
     private Work collectiveWork(CollectiveArgs a) {
-        HostPlanner.Planned planned = HostPlanner.plan(domain, a, rank);
+        Planner.Planned planned = domain.planner.plan(a, rank);
         Plan plan = planned.plan();
         Reduction red = a.collective().reduces() ? Reduction.of(a.type(), a.op(), domain.nranks) : null;
         java.util.function.Supplier<String> what = () -> a.collective().cliName() + " of " + a.count() + " "
@@ -221,26 +215,13 @@ public final class HostComm {
     }
 
     private Work p2pWork(List<P2pArgs> p2p) {
-        List<P2pOp> ops = new ArrayList<>(p2p.size());
         MemorySegment[] in = new MemorySegment[p2p.size()];
         MemorySegment[] out = new MemorySegment[p2p.size()];
         for (int i = 0; i < p2p.size(); i++) {
             P2pArgs a = p2p.get(i);
-            ops.add(new P2pOp(a.send(), a.peer(), a.bytes()));
             (a.send() ? in : out)[i] = a.buffer();
         }
-        int lanes = domain.config.minChannels();
-        List<Segment> mine;
-        try {
-            mine = P2pPlanner.planRank(domain.nranks, rank, ops, domain.slotBytes, lanes);
-        } catch (IllegalArgumentException e) {
-            throw new JcclException(ErrorCode.INVALID_ARGUMENT, rank, "send/recv group: " + e.getMessage());
-        }
-        List<List<Segment>> perRank = new ArrayList<>(domain.nranks);
-        for (int r = 0; r < domain.nranks; r++) {
-            perRank.add(r == rank ? mine : List.of());
-        }
-        Plan plan = Plan.perRank(Algorithm.DIRECT.id(), Collective.SEND_RECV, domain.nranks, lanes, perRank);
+        Plan plan = Planner.sendRecv(domain.nranks, rank, p2p, domain.slotBytes, domain.config.minChannels());
         boolean inputStable = true;
         for (P2pArgs s : p2p) {
             for (P2pArgs r : p2p) {

@@ -1,6 +1,7 @@
 package io.jccl.engine.host;
 
 import io.jccl.Config;
+import io.jccl.engine.Planner;
 import io.jccl.proto.Protocol;
 import io.jccl.tune.Tuner;
 
@@ -10,7 +11,6 @@ import io.jccl.transport.NetOwner;
 import io.jccl.transport.PeerProcesses;
 import io.jccl.transport.Wait;
 
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the ranks of one communicator in this process share: their FIFOs ({@link HostFifos}, made
@@ -26,7 +26,8 @@ final class HostDomain implements NetOwner, Wait.Watch {
     final HostComm[] comms;
     /** The FIFOs of the local ranks' connections. */
     final HostFifos fifos;
-    private final ConcurrentHashMap<HostPlanner.CallKey, HostPlanner.Planned> plans = new ConcurrentHashMap<>();
+    /** The plans of this communicator's calls. */
+    final Planner planner;
     /** Chooses every call's algorithm, protocol and channels; built once from the shared configuration. */
     final Tuner tuner;
     /** Which server each rank is on (the tuner's, so plans and choices see one layout). */
@@ -53,8 +54,9 @@ final class HostDomain implements NetOwner, Wait.Watch {
         this.layout = tuner.layout();
         this.peers = peers;
         this.otherProcessRanks = peers == null ? 0 : peers.otherProcessRanksHere();
-        this.fifos = new HostFifos(nranks, config, peers, r -> comms[r].arena(),
-                config.debug() == Config.Debug.INFO ? m -> System.err.println("jccl INFO " + m) : null);
+        java.util.function.Consumer<String> info = config.debug() == Config.Debug.INFO ? m -> System.err.println("jccl INFO " + m) : null;
+        this.fifos = new HostFifos(nranks, config, peers, r -> comms[r].arena(), info);
+        this.planner = new Planner(tuner, config, nranks, Planner.THREADS, info);
     }
 
     /** Counts a local rank in; {@link #leave} counts it out. */
@@ -122,14 +124,4 @@ final class HostDomain implements NetOwner, Wait.Watch {
         return fifos.receiving(protocol, channel, from, to);
     }
 
-    HostPlanner.Planned plan(HostPlanner.CallKey key, java.util.function.Function<HostPlanner.CallKey, HostPlanner.Planned> make) {
-        HostPlanner.Planned p = plans.get(key);
-        if (p == null) {
-            if (plans.size() > 4096) {
-                plans.clear();
-            }
-            p = plans.computeIfAbsent(key, make);
-        }
-        return p;
-    }
 }

@@ -1,5 +1,7 @@
 package io.jccl.engine.cuda;
 
+import io.jccl.engine.Planner;
+
 import io.jccl.Config;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
@@ -15,9 +17,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class CudaPlannerTest {
     private static final int H100_RESIDENT = 132; // 132 multiprocessors, one executor block each
 
-    private static CudaPlanner.Planned allReduce(Config c, int n, long count, int resident) {
-        return CudaPlanner.make(Tuner.create(c, n, 1), c, n, n, new CudaPlanner.CallKey(Collective.ALL_REDUCE, count, 4, 0),
-                n - 1, resident);
+    private static Planner.Planned allReduce(Config c, int n, long count, int resident) {
+        return Planner.make(Tuner.create(c, n, 1), c, n, CudaTuning.fit(n, () -> resident),
+                new Planner.CallKey(Collective.ALL_REDUCE, count, 4, 0), n - 1);
     }
 
     @Test
@@ -47,18 +49,19 @@ class CudaPlannerTest {
         // 1 MiB: one channel per 32 KiB of Simple
         assertThat(allReduce(c, 2, 1 << 18, H100_RESIDENT).choice().channels()).isEqualTo(32);
         // 64 MiB: as many as fit, 132 / 2 ranks = 66, capped at 64
-        CudaPlanner.Planned big = allReduce(c, 2, 16L << 20, H100_RESIDENT);
+        Planner.Planned big = allReduce(c, 2, 16L << 20, H100_RESIDENT);
         assertThat(big.choice().channels()).isEqualTo(64);
         assertThat(big.plan().lanes()).isEqualTo(64);
         // 8 ranks share the 132 blocks: 16 each
         assertThat(allReduce(c, 8, 16L << 20, H100_RESIDENT).plan().lanes()).isEqualTo(16);
         // 8 ranks behind sockets, 2 on each GPU: 66 each, capped at 64; 64 ranks on 32 GPUs fit 3 channels, on one they would not
         Tuner t8 = Tuner.create(c, 8, 1);
-        CudaPlanner.CallKey k = new CudaPlanner.CallKey(Collective.ALL_REDUCE, 16L << 20, 4, 0);
-        assertThat(CudaPlanner.make(t8, c, 8, 2, k, 0, H100_RESIDENT).plan().lanes()).isEqualTo(64);
+        Planner.CallKey k = new Planner.CallKey(Collective.ALL_REDUCE, 16L << 20, 4, 0);
+        assertThat(Planner.make(t8, c, 8, CudaTuning.fit(2, () -> H100_RESIDENT), k, 0).plan().lanes()).isEqualTo(64);
         Config three = c.withChannels(3, 3);
-        assertThat(CudaPlanner.make(Tuner.create(three, 64, 1), three, 64, 2, k, 0, H100_RESIDENT).plan().lanes()).isEqualTo(3);
-        assertThatThrownBy(() -> CudaPlanner.make(Tuner.create(three, 64, 1), three, 64, 64, k, 0, H100_RESIDENT))
+        assertThat(Planner.make(Tuner.create(three, 64, 1), three, 64, CudaTuning.fit(2, () -> H100_RESIDENT), k, 0).plan().lanes())
+                .isEqualTo(3);
+        assertThatThrownBy(() -> Planner.make(Tuner.create(three, 64, 1), three, 64, CudaTuning.fit(64, () -> H100_RESIDENT), k, 0))
                 .hasMessageContaining("64 ranks sharing the GPU");
         assertThat(CudaTuning.channels(Protocol.LL, 64 << 10, 100)).isEqualTo(8);
         assertThat(CudaTuning.channels(Protocol.LL128, 64 << 10, 100)).isEqualTo(4);
@@ -74,15 +77,15 @@ class CudaPlannerTest {
         Config tree = Config.defaults().withAlgorithms("tree").withProtocols("LL");
         Config split = Config.defaults().withAlgorithms("splittree").withProtocols("LL");
         // 32 KiB of LL: a tree on 4 channels (4 blocks); the split tree on 8, its 16 lanes on 8 blocks
-        CudaPlanner.Planned t = allReduce(tree, 8, 8192, H100_RESIDENT);
-        CudaPlanner.Planned s = allReduce(split, 8, 8192, H100_RESIDENT);
+        Planner.Planned t = allReduce(tree, 8, 8192, H100_RESIDENT);
+        Planner.Planned s = allReduce(split, 8, 8192, H100_RESIDENT);
         assertThat(t.choice().channels()).isEqualTo(4);
         assertThat(CudaTuning.blocks(t.plan())).isEqualTo(4);
         assertThat(s.choice().channels()).isEqualTo(8);
         assertThat(s.plan().lanes()).isEqualTo(16);
         assertThat(CudaTuning.blocks(s.plan())).isEqualTo(8);
         // 64 MiB on 8 ranks: 16 blocks each fit, so 16 channels, each block a pair of lanes
-        CudaPlanner.Planned big = allReduce(split.withProtocols("Simple"), 8, 16L << 20, H100_RESIDENT);
+        Planner.Planned big = allReduce(split.withProtocols("Simple"), 8, 16L << 20, H100_RESIDENT);
         assertThat(big.choice().channels()).isEqualTo(16);
         assertThat(CudaTuning.blocks(big.plan())).isEqualTo(16);
         // given bounds are the channels, as on the host: 8 channels are 8 blocks of pairs

@@ -1,5 +1,7 @@
 package io.jccl.engine.cuda;
 
+import io.jccl.engine.Planner;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -366,7 +368,7 @@ class KernelEmulationTest {
                     continue;
                 }
                 CollectiveArgs a = new CollectiveArgs(k.collective(), null, null, count, k.type(), k.op(), k.root());
-                CudaPlanner.Planned planned = CudaPlanner.make(tuner, cfg, n, n, CudaPlanner.key(a), r, Integer.MAX_VALUE);
+                Planner.Planned planned = Planner.make(tuner, cfg, n, CudaTuning.fit(n, () -> Integer.MAX_VALUE), Planner.CallKey.of(a), r);
                 Plan plan = planned.plan();
                 Protocol p = planned.choice().protocol();
                 assertThat(p).isEqualTo(k.protocol());
