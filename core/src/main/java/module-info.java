@@ -9,7 +9,6 @@ module io.jccl.core {
     // Vectorised reductions when the JVM resolved it (VectorKernels); an incubator module in JDK 25.
     requires static jdk.incubator.vector;
     exports io.jccl;
-    exports io.jccl.engine.cuda;
     exports io.jccl.cuda to io.jccl.bench;
     exports io.jccl.plan to io.jccl.bench;
     exports io.jccl.algo to io.jccl.bench;

@@ -4,7 +4,6 @@ import io.jccl.engine.CollectiveArgs;
 import io.jccl.engine.Memory;
 import io.jccl.engine.P2pArgs;
 import io.jccl.engine.host.Reduction;
-import io.jccl.plan.Collective;
 
 import java.lang.foreign.MemorySegment;
 

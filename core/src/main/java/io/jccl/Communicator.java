@@ -5,12 +5,12 @@ import io.jccl.bootstrap.CommId;
 import io.jccl.bootstrap.Launch;
 import io.jccl.bootstrap.OutOfBandAllGather;
 import io.jccl.engine.CollectiveArgs;
+import io.jccl.engine.EngineRank;
+import io.jccl.engine.EngineStream;
 import io.jccl.engine.P2pArgs;
 import io.jccl.engine.cuda.CudaComm;
-import io.jccl.engine.cuda.CudaDevice;
-import io.jccl.engine.cuda.CudaStream;
+import io.jccl.CudaDevice;
 import io.jccl.engine.host.HostComm;
-import io.jccl.plan.Collective;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -50,31 +50,21 @@ import java.util.Set;
  * Ranks that are threads of one process talk through in-process FIFOs, ranks in other processes of
  * the same host through FIFOs in {@code /dev/shm}. Rank 0's plan-deciding settings and tuning file
  * are used by every rank. {@link #initAllCuda} makes ranks of the CUDA engine instead: device
- * buffers, {@link io.jccl.engine.cuda.CudaStream}s, the same plans run by PTX kernels (docs/gpu.md).
+ * buffers, {@link io.jccl.CudaStream}s, the same plans run by PTX kernels (docs/gpu.md).
  */
 public final class Communicator implements AutoCloseable {
     /** The transports the host engine offers to its peers (published at bootstrap). */
     private static final Set<String> TRANSPORTS = Set.of("p2p", "shm");
 
-    /** The host engine's rank, or null on the CUDA engine. */
-    private final HostComm engine;
-    /** The CUDA engine's rank, or null on the host engine. */
-    private final CudaComm cuda;
+    /** This rank on its engine (host or CUDA). */
+    private final EngineRank engine;
     /** The connections to the other ranks of a communicator made by {@code init}; null for {@code initAll}. */
     private final Bootstrap bootstrap;
     /** The ranks of the same {@code initAll} call; null for {@code init}. */
     private final ThreadRanks threadRanks;
 
-    private Communicator(HostComm engine, Bootstrap bootstrap, ThreadRanks threadRanks) {
+    private Communicator(EngineRank engine, Bootstrap bootstrap, ThreadRanks threadRanks) {
         this.engine = engine;
-        this.cuda = null;
-        this.bootstrap = bootstrap;
-        this.threadRanks = threadRanks;
-    }
-
-    private Communicator(CudaComm cuda, Bootstrap bootstrap, ThreadRanks threadRanks) {
-        this.engine = null;
-        this.cuda = cuda;
         this.bootstrap = bootstrap;
         this.threadRanks = threadRanks;
     }
@@ -193,8 +183,13 @@ public final class Communicator implements AutoCloseable {
     private static final Set<String> CUDA_TRANSPORTS = Set.of("cuda-p2p", "cuda-ipc", "cuda-shm");
 
     private static Communicator overCuda(Bootstrap b, Config config, CudaDevice device) {
+        return over(b, () -> CudaComm.join(b, config, device));
+    }
+
+    /** The communicator of {@code b}'s rank on the engine {@code join} joins; the bootstrap closes if that fails. */
+    private static Communicator over(Bootstrap b, java.util.function.Supplier<EngineRank> join) {
         try {
-            return new Communicator(CudaComm.join(b, config, device), b, null);
+            return new Communicator(join.get(), b, null);
         } catch (RuntimeException e) {
             b.close();
             throw e;
@@ -210,11 +205,7 @@ public final class Communicator implements AutoCloseable {
         if (buffer == null) {
             throw JcclException.invalidArgument(rank(), "buffer", "is null");
         }
-        if (cuda != null) {
-            cuda.register(buffer);
-        } else {
-            engine.checkUsable();
-        }
+        engine.register(buffer);
     }
 
     /** Undoes one {@link #register} of the same buffer. */
@@ -222,9 +213,7 @@ public final class Communicator implements AutoCloseable {
         if (buffer == null) {
             throw JcclException.invalidArgument(rank(), "buffer", "is null");
         }
-        if (cuda != null) {
-            cuda.deregister(buffer);
-        }
+        engine.deregister(buffer);
     }
 
     /**
@@ -273,12 +262,7 @@ public final class Communicator implements AutoCloseable {
     }
 
     private static Communicator over(Bootstrap b, Config config) {
-        try {
-            return new Communicator(HostComm.join(b, config), b, null);
-        } catch (RuntimeException e) {
-            b.close();
-            throw e;
-        }
+        return over(b, () -> HostComm.join(b, config));
     }
 
     /**
@@ -294,19 +278,12 @@ public final class Communicator implements AutoCloseable {
      * }</pre>
      */
     public Communicator split(int color, int key) {
-        if (cuda != null) {
-            cuda.checkUsable();
-        } else {
-            engine.checkUsable();
-        }
+        engine.checkUsable();
         if (threadRanks != null) {
             return threadRanks.split(rank(), color, key);
         }
         Bootstrap child = bootstrap.split(color, key);
-        if (child == null) {
-            return null;
-        }
-        return cuda != null ? overCuda(child, cuda.config(), cuda.device()) : over(child, engine.config());
+        return child == null ? null : over(child, () -> engine.joinChild(child));
     }
 
     /** The color of {@link #split} for ranks that join no new communicator (NCCL_SPLIT_NOCOLOR). */
@@ -354,70 +331,49 @@ public final class Communicator implements AutoCloseable {
     }
 
     public int rank() {
-        return cuda != null ? cuda.rank() : engine.rank();
+        return engine.rank();
     }
 
     /** Number of ranks. */
     public int size() {
-        return cuda != null ? cuda.size() : engine.size();
+        return engine.size();
     }
 
     public Config config() {
-        return cuda != null ? cuda.config() : engine.config();
+        return engine.config();
     }
 
     /** How this communicator runs a collective of this shape (for tools and logs); every rank answers alike. */
     public CallChoice choiceFor(Collective collective, long count, DataType type) {
-        CollectiveArgs shape = new CollectiveArgs(collective, null, null, count, type, RedOp.SUM, 0);
-        io.jccl.tune.Choice c = cuda != null ? cuda.choiceFor(shape) : engine.choiceFor(shape);
+        io.jccl.tune.Choice c = engine.choiceFor(new CollectiveArgs(collective, null, null, count, type, RedOp.SUM, 0));
         return new CallChoice(c.algorithm().id(), c.protocol().id(), c.channels(), c.source().name().toLowerCase(java.util.Locale.ROOT));
     }
 
-    private HostStream host(Stream stream) {
-        if (stream instanceof HostStream h) {
-            return h;
-        }
-        throw JcclException.invalidArgument(rank(), "stream", stream == null ? "is null"
-                : "is a " + stream.getClass().getSimpleName() + "; the host engine runs on a HostStream");
-    }
-
-    private CudaStream cudaStream(Stream stream) {
-        if (stream instanceof CudaStream s) {
-            return s;
-        }
-        throw JcclException.invalidArgument(rank(), "stream", stream == null ? "is null"
-                : "is a " + stream.getClass().getSimpleName() + "; the CUDA engine runs on a CudaStream");
+    /** The engine's side of {@code stream}, which the engine checks is its own. */
+    private EngineStream engineStream(Stream stream) {
+        return switch (stream) {
+            case HostStream h -> h.runner();
+            case CudaStream c -> c.engineStream();
+            case null -> throw JcclException.invalidArgument(rank(), "stream", "is null");
+            default -> throw JcclException.invalidArgument(rank(), "stream", "is a " + stream.getClass().getName()
+                    + "; jccl's streams are HostStream and CudaStream");
+        };
     }
 
     private void collective(Collective c, MemorySegment send, MemorySegment recv, long count, DataType type, RedOp op,
                             int root, Stream stream) {
-        if (cuda != null) {
-            CudaStream s = cudaStream(stream);
-            cuda.checkUsable();
-            CollectiveArgs a = Checks.collective(rank(), size(), c, send, recv, count, type, op, root, Thread.currentThread());
-            if (Group.active()) {
-                Group.batch(this, s).collectives.add(a);
-            } else {
-                cuda.submit(List.of(a), List.of(), s);
-            }
-            return;
-        }
-        HostStream s = host(stream);
+        EngineStream s = engineStream(stream);
         engine.checkUsable();
-        CollectiveArgs a = Checks.collective(rank(), size(), c, send, recv, count, type, op, root, s.runner().thread());
+        CollectiveArgs a = Checks.collective(rank(), size(), c, send, recv, count, type, op, root, engine.bufferThread(s));
         if (Group.active()) {
-            Group.batch(this, s).collectives.add(a);
+            Group.batch(this, stream).collectives.add(a);
         } else {
-            engine.submit(List.of(a), List.of(), s.runner());
+            engine.submit(List.of(a), List.of(), s);
         }
     }
 
     void issue(List<CollectiveArgs> collectives, List<P2pArgs> p2p, Stream stream) {
-        if (cuda != null) {
-            cuda.submit(collectives, p2p, cudaStream(stream));
-            return;
-        }
-        engine.submit(collectives, p2p, host(stream).runner());
+        engine.submit(collectives, p2p, engineStream(stream));
     }
 
     /** Every rank gets the element-wise reduction of all ranks' {@code count} elements. */
@@ -463,24 +419,13 @@ public final class Communicator implements AutoCloseable {
     }
 
     private void p2p(boolean send, MemorySegment buf, long count, DataType type, int peer, Stream stream) {
-        if (cuda != null) {
-            CudaStream s = cudaStream(stream);
-            cuda.checkUsable();
-            P2pArgs a = Checks.p2p(rank(), size(), send, buf, count, type, peer, Thread.currentThread());
-            if (Group.active()) {
-                Group.batch(this, s).p2p.add(a);
-            } else {
-                cuda.submit(List.of(), List.of(a), s);
-            }
-            return;
-        }
-        HostStream s = host(stream);
+        EngineStream s = engineStream(stream);
         engine.checkUsable();
-        P2pArgs a = Checks.p2p(rank(), size(), send, buf, count, type, peer, s.runner().thread());
+        P2pArgs a = Checks.p2p(rank(), size(), send, buf, count, type, peer, engine.bufferThread(s));
         if (Group.active()) {
-            Group.batch(this, s).p2p.add(a);
+            Group.batch(this, stream).p2p.add(a);
         } else {
-            engine.submit(List.of(), List.of(a), s.runner());
+            engine.submit(List.of(), List.of(a), s);
         }
     }
 
@@ -500,26 +445,14 @@ public final class Communicator implements AutoCloseable {
 
     /** Makes the pending and future operations of every rank of this communicator fail, then closes it. */
     public void abort() {
-        if (cuda != null) {
-            cuda.abort();
-            cuda.close();
-        } else {
-            engine.abort();
-            engine.close();
-        }
-        if (bootstrap != null) {
-            bootstrap.close();
-        }
+        engine.abort();
+        close();
     }
 
     /** Frees this rank's resources; its peers must not use it any more. */
     @Override
     public void close() {
-        if (cuda != null) {
-            cuda.close();
-        } else {
-            engine.close();
-        }
+        engine.close();
         if (bootstrap != null) {
             bootstrap.close();
         }

@@ -74,7 +74,7 @@ class CommunicatorInitTest {
                     LOOPBACK.withProtocols(r == 0 ? "LL128" : "Simple").withAlgorithms(r == 0 ? "ring" : "tree")));
             try {
                 for (Communicator c : comms) {
-                    CallChoice ch = c.choiceFor(io.jccl.plan.Collective.ALL_REDUCE, 4000, DataType.INT32);
+                    CallChoice ch = c.choiceFor(io.jccl.Collective.ALL_REDUCE, 4000, DataType.INT32);
                     assertThat(ch.protocol()).as("rank " + c.rank()).isEqualTo("LL128");
                     assertThat(ch.algorithm()).isEqualTo("ring");
                     // Each rank keeps its own configuration object; only the plan follows rank 0.

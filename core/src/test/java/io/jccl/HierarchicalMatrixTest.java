@@ -2,7 +2,6 @@ package io.jccl;
 
 import io.jccl.algo.Algorithm;
 import io.jccl.algo.Algorithms;
-import io.jccl.plan.Collective;
 import io.jccl.proto.Protocol;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicTest;

@@ -84,7 +84,7 @@ public final class ProcessRank {
             Config c = Config.fromEnvironment().withProtocols(rank == 0 ? protocols[p] : protocols[(p + 1) % 3])
                     .withBuffSize(io.jccl.proto.Protocol.LL, 32 << 10).withBuffSize(io.jccl.proto.Protocol.LL128, 64 << 10);
             try (Communicator comm = Communicator.init(CommId.parse(args[1 + p]), n, rank, c)) {
-                String chosen = comm.choiceFor(io.jccl.plan.Collective.ALL_REDUCE, 1000, DataType.INT32).protocol();
+                String chosen = comm.choiceFor(io.jccl.Collective.ALL_REDUCE, 1000, DataType.INT32).protocol();
                 if (!chosen.equals(protocols[p])) {
                     throw new AssertionError("rank " + rank + " runs " + chosen + ", rank 0 asked for " + protocols[p]);
                 }

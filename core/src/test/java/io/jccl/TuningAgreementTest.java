@@ -1,6 +1,5 @@
 package io.jccl;
 
-import io.jccl.plan.Collective;
 import io.jccl.proto.Protocol;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,6 +1,6 @@
 package io.jccl.bench;
 
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 
 /**
  * nccl-tests' bus bandwidth: the algorithm bandwidth (bytes of the "size" column over the time)

@@ -4,7 +4,7 @@ import io.jccl.Config;
 import io.jccl.algo.Algorithm;
 import io.jccl.algo.Algorithms;
 import io.jccl.bench.jmh.CollectiveBench;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.proto.Protocol;
 import io.jccl.tune.Choice;
 import io.jccl.tune.Tuner;

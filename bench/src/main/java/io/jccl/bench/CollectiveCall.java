@@ -5,7 +5,7 @@ import io.jccl.DataType;
 import io.jccl.Group;
 import io.jccl.RedOp;
 import io.jccl.Stream;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 
 import java.lang.foreign.MemorySegment;
 

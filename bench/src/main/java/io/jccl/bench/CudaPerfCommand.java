@@ -10,8 +10,8 @@ import io.jccl.Config;
 import io.jccl.JcclException;
 import io.jccl.RedOp;
 import io.jccl.cuda.CudaDriver;
-import io.jccl.engine.cuda.CudaDevice;
-import io.jccl.engine.cuda.CudaStream;
+import io.jccl.CudaDevice;
+import io.jccl.CudaStream;
 
 import java.io.PrintStream;
 import java.lang.foreign.Arena;

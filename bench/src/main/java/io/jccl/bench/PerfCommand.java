@@ -5,7 +5,7 @@ import io.jccl.Communicator;
 import io.jccl.Config;
 import io.jccl.HostStream;
 import io.jccl.JcclException;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -3,7 +3,7 @@ package io.jccl.bench;
 import io.jccl.DataType;
 import io.jccl.JcclException;
 import io.jccl.RedOp;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 
 import java.nio.file.Path;
 import java.util.List;

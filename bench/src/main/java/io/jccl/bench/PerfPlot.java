@@ -3,7 +3,7 @@ package io.jccl.bench;
 import io.jccl.Config;
 import io.jccl.algo.Algorithm;
 import io.jccl.algo.Algorithms;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.proto.Protocol;
 
 import java.util.ArrayList;

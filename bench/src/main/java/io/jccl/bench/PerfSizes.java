@@ -1,7 +1,7 @@
 package io.jccl.bench;
 
 import io.jccl.DataType;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 
 /**
  * What one size of the sweep means for each collective, as nccl-tests computes it: the bytes are

@@ -5,7 +5,7 @@ import io.jccl.Config;
 import io.jccl.DataType;
 import io.jccl.HostStream;
 import io.jccl.RedOp;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -4,7 +4,7 @@ import io.jccl.algo.Algorithm;
 import io.jccl.algo.Algorithms;
 import io.jccl.algo.P2pPlanner;
 import io.jccl.plan.Call;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.plan.P2pOp;
 import io.jccl.plan.Plan;
 import io.jccl.topo.Channels;

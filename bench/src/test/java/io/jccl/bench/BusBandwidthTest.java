@@ -1,6 +1,6 @@
 package io.jccl.bench;
 
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -7,7 +7,7 @@ import io.jccl.HostStream;
 import io.jccl.RedOp;
 import io.jccl.bootstrap.Bootstrap;
 import io.jccl.bootstrap.Launch;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -3,7 +3,7 @@ package io.jccl.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jccl.engine.cuda.CudaDevice;
+import io.jccl.CudaDevice;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

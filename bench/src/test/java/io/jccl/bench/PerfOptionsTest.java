@@ -2,7 +2,7 @@ package io.jccl.bench;
 
 import io.jccl.DataType;
 import io.jccl.RedOp;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.jccl.bench;
 
 import io.jccl.DataType;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

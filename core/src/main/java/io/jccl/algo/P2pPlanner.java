@@ -1,7 +1,7 @@
 package io.jccl.algo;
 
 import io.jccl.plan.Buf;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.plan.Link;
 import io.jccl.plan.P2pOp;
 import io.jccl.plan.Plan;

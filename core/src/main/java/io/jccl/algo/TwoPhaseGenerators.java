@@ -1,7 +1,7 @@
 package io.jccl.algo;
 
 import io.jccl.plan.Call;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.plan.Link;
 import io.jccl.plan.Plan;
 import io.jccl.plan.Region;

@@ -1,5 +1,7 @@
 package io.jccl.plan;
 
+import io.jccl.Collective;
+
 /**
  * What a collective call asks for, as every rank agrees on it: the operation, the number of ranks,
  * NCCL's element count (per rank block for all-gather, reduce-scatter, all-to-all, gather and

@@ -1,5 +1,7 @@
 package io.jccl.plan;
 
+import io.jccl.Collective;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongFunction;

@@ -1,6 +1,6 @@
 package io.jccl.tune;
 
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 
 /**
  * The size a call is tuned by, in NCCL's terms (and nccl-tests' "size" column): the bytes of one

@@ -5,7 +5,7 @@ import io.jccl.ErrorCode;
 import io.jccl.JcclException;
 import io.jccl.algo.Algorithm;
 import io.jccl.algo.Algorithms;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.proto.Protocol;
 import io.jccl.topo.BinaryTrees;
 import io.jccl.topo.ServerLayout;

@@ -1,7 +1,7 @@
 package io.jccl.tune;
 
 import io.jccl.algo.Algorithm;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.proto.Protocol;
 
 import java.util.ArrayList;

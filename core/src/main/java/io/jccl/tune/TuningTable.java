@@ -3,7 +3,7 @@ package io.jccl.tune;
 import io.jccl.algo.Algorithm;
 import io.jccl.json.JsonReader;
 import io.jccl.json.JsonWriter;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.proto.Protocol;
 
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.jccl.verify;
 
 import io.jccl.plan.Buf;
 import io.jccl.plan.Call;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.plan.P2pOp;
 import io.jccl.plan.Plan;
 

@@ -3,7 +3,7 @@ package io.jccl.topo;
 import io.jccl.algo.Algorithm;
 import io.jccl.algo.Algorithms;
 import io.jccl.plan.Call;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.plan.Plan;
 import io.jccl.verify.Verifier;
 import io.jccl.verify.VerifyResult;

@@ -3,7 +3,7 @@ package io.jccl.tune;
 import io.jccl.Config;
 import io.jccl.JcclException;
 import io.jccl.algo.Algorithm;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.proto.Protocol;
 import io.jccl.topo.ServerLayout;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package io.jccl.bench.jmh;
 import io.jccl.Config;
 import io.jccl.DataType;
 import io.jccl.bench.RankTeam;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -1,5 +1,7 @@
 package io.jccl.engine.cuda;
 
+import io.jccl.CudaDevice;
+
 import io.jccl.Config;
 import io.jccl.DataType;
 import io.jccl.ErrorCode;
@@ -8,15 +10,18 @@ import io.jccl.RedOp;
 import io.jccl.bindings.cuda.Cuda;
 import io.jccl.cuda.CudaDriver;
 import io.jccl.engine.CollectiveArgs;
+import io.jccl.engine.EngineRank;
+import io.jccl.engine.EngineStream;
+import io.jccl.engine.Join;
+import io.jccl.engine.host.SharedSettings;
 import io.jccl.engine.P2pArgs;
 import io.jccl.engine.Planner;
 import io.jccl.kernels.WorkLayout;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.plan.Plan;
 import io.jccl.proto.Protocol;
 import io.jccl.transport.GpuPlacement;
 import io.jccl.transport.GpuProcessFifos;
-import io.jccl.transport.ShmFiles;
 import io.jccl.tune.Choice;
 
 import java.lang.foreign.Arena;
@@ -31,13 +36,13 @@ import java.util.Map;
 /**
  * One rank on the CUDA engine. A call is planned as on the host engine, packed into a work
  * descriptor (uploaded once per call shape and buffers, then cached), and launched on the caller's
- * {@link CudaStream}: one block per lane of the plan. The rank's operations run in issue order
+ * {@code CudaStream}: one block per lane of the plan. The rank's operations run in issue order
  * whatever streams carry them (a launch on another stream than the previous one waits for it), so
  * the FIFOs it shares with its peers stay in step. A send/recv group is one launch. Failures
  * (timeout, size mismatch, abort) are written by the kernel into pinned host memory and reported
  * by the stream's {@code synchronize()}; the rank then refuses work.
  */
-public final class CudaComm {
+public final class CudaComm implements EngineRank {
     private static final long BATCH_COUNT = WorkLayout.offset(WorkLayout.BATCH, "count");
     private final CudaDomain domain;
     /** This rank's GPU in the domain. */
@@ -59,7 +64,7 @@ public final class CudaComm {
     private final MemorySegment batchArg;
     private final MemorySegment launchParams;
     private MemorySegment lastEvent;
-    private CudaStream lastStream;
+    private GpuStream lastStream;
     private volatile Throwable failure;
     /** When a waiting stream first saw a process of the communicator dead (System.nanoTime), or 0. */
     private volatile long lostSeen;
@@ -128,9 +133,7 @@ public final class CudaComm {
         return d.comms.clone();
     }
 
-    /** Domains of this process whose local ranks are still joining, by communicator id. */
-    private static final java.util.concurrent.ConcurrentHashMap<Long, CudaDomain> JOINING =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Join<CudaDomain> JOINING = new Join<>();
 
     /**
      * This process's rank of a communicator whose ranks {@code bootstrap} found, perhaps in several
@@ -144,69 +147,81 @@ public final class CudaComm {
     public static CudaComm join(io.jccl.bootstrap.Bootstrap bootstrap, Config config, CudaDevice device) {
         int rank = bootstrap.rank();
         int n = bootstrap.size();
-        byte[][] all = bootstrap.allGather(rank == 0 ? io.jccl.engine.host.SharedSettings.of(config).encode() : new byte[0]);
-        io.jccl.engine.host.SharedSettings s = io.jccl.engine.host.SharedSettings.decode(all[0], rank);
+        SharedSettings s = Join.shared(bootstrap, config);
         GpuPlacement where = GpuPlacement.of(bootstrap, s.commId(), s.p2pDisable(), s.shmDisable(), device.pciBusId(),
                 device.ordinal());
         GpuProcessFifos.Kind kind = s.p2pDisable() ? GpuProcessFifos.Kind.HOST : GpuProcessFifos.Kind.IPC;
-        CudaDomain d = JOINING.computeIfAbsent(s.commId(), id -> {
-            Config shared = where.withoutLl128() ? CudaDomain.withoutLl128(s.applyTo(config), rank) : s.applyTo(config);
-            GpuProcessFifos remote = where.otherProcessesHere ? new GpuProcessFifos(kind, where, config.timeout()) : null;
-            CudaDevice[] devices = localDevices(where, device);
-            return new CudaDomain(n, shared, devices, where.gpus, CudaDomain.tuner(shared, n, devices, where.sharing,
-                    where.severalGpusOnAHost, s.tuningText()), remote, where.sharing);
-        });
-        if (where.otherProcessesHere && rank == firstLocal(where.local)) {
-            ShmFiles.removeStale();
-        }
-        CudaComm c = new CudaComm(d, rank, config);
-        try {
-            d.join(c);
-            if (where.sockets) {
-                d.fifos.connectNet(bootstrap, s.commId(), where.processes, rank, (cause, by, lost) -> d.netFailed(cause));
+        boolean removeStale = where.otherProcessesHere && rank == firstLocal(where.local);
+        return JOINING.join(bootstrap, s.commId(), removeStale, new Join.Steps<CudaDomain, CudaComm>() {
+            @Override
+            public CudaDomain domain() {
+                Config shared = where.withoutLl128() ? CudaDomain.withoutLl128(s.applyTo(config), rank) : s.applyTo(config);
+                GpuProcessFifos remote = where.otherProcessesHere ? new GpuProcessFifos(kind, where, config.timeout()) : null;
+                CudaDevice[] devices = localDevices(where, device);
+                return new CudaDomain(n, shared, devices, where.gpus, CudaDomain.tuner(shared, n, devices, where.sharing,
+                        where.severalGpusOnAHost, s.tuningText()), remote, where.sharing);
             }
-            if (where.sharing < n) {
-                // Other GPUs may keep fewer blocks resident: plans take the fewest.
-                byte[][] resident = bootstrap.allGather(java.nio.ByteBuffer.allocate(4).putInt(d.residentBlocks()).array());
-                int fewest = Integer.MAX_VALUE;
-                for (byte[] b : resident) {
-                    fewest = Math.min(fewest, java.nio.ByteBuffer.wrap(b).getInt());
+
+            @Override
+            public CudaComm rank(CudaDomain d) {
+                CudaComm c = new CudaComm(d, rank, config);
+                d.join(c);
+                return c;
+            }
+
+            @Override
+            public void setUp(CudaDomain d, CudaComm c) {
+                if (where.sockets) {
+                    d.fifos.connectNet(bootstrap, s.commId(), where.processes, rank, (cause, by, lost) -> d.netFailed(cause));
                 }
-                d.agreeResidentBlocks(fewest);
+                if (where.sharing < n) {
+                    // Other GPUs may keep fewer blocks resident: plans take the fewest.
+                    byte[][] resident = bootstrap.allGather(java.nio.ByteBuffer.allocate(4).putInt(d.residentBlocks()).array());
+                    int fewest = Integer.MAX_VALUE;
+                    for (byte[] b : resident) {
+                        fewest = Math.min(fewest, java.nio.ByteBuffer.wrap(b).getInt());
+                    }
+                    d.agreeResidentBlocks(fewest);
+                }
+                if (config.debug() == Config.Debug.INFO) {
+                    logTransports(rank, where, d, kind, device);
+                }
             }
-            if (config.debug() == Config.Debug.INFO) {
-                StringBuilder b = new StringBuilder();
+
+            @Override
+            public boolean allJoined(CudaDomain d) {
                 for (int r = 0; r < n; r++) {
-                    if (r != rank) {
-                        b.append("jccl INFO rank ").append(rank).append(": ").append(where.processes.describe(r)).append(" via ")
-                                .append(d.fifos.describe(rank, r, where, kind)).append('\n');
+                    if (where.local[r] && d.comms[r] == null) {
+                        return false;
                     }
                 }
-                if (where.otherProcessesOnThisGpu) {
-                    b.append("jccl INFO rank ").append(rank).append(": ranks of other processes share GPU ")
-                            .append(device.pciBusId()).append(": their kernels run at once only under MPS")
-                            .append(" (nvidia-cuda-mps-control -d); without it the GPU time-slices between the processes,")
-                            .append(" milliseconds per call (docs/gpu.md)\n");
-                }
-                System.err.print(b);
+                return true;
             }
-            synchronized (d) {
-                boolean allHere = true;
-                for (int r = 0; r < n; r++) {
-                    allHere &= !where.local[r] || d.comms[r] != null;
-                }
-                if (allHere) {
-                    JOINING.remove(s.commId(), d);
-                }
+
+            @Override
+            public void failed(CudaDomain d, CudaComm c, RuntimeException e) {
+                c.abort();
+                c.close();
             }
-            bootstrap.barrier();
-        } catch (RuntimeException e) {
-            JOINING.remove(s.commId(), d);
-            c.abort();
-            c.close();
-            throw e;
+        });
+    }
+
+    /** JCCL_DEBUG=INFO: how this rank reaches each other; a warning where other processes share its GPU. */
+    private static void logTransports(int rank, GpuPlacement where, CudaDomain d, GpuProcessFifos.Kind kind, CudaDevice device) {
+        StringBuilder b = new StringBuilder();
+        for (int r = 0; r < where.size; r++) {
+            if (r != rank) {
+                b.append("jccl INFO rank ").append(rank).append(": ").append(where.processes.describe(r)).append(" via ")
+                        .append(d.fifos.describe(rank, r, where, kind)).append('\n');
+            }
         }
-        return c;
+        if (where.otherProcessesOnThisGpu) {
+            b.append("jccl INFO rank ").append(rank).append(": ranks of other processes share GPU ")
+                    .append(device.pciBusId()).append(": their kernels run at once only under MPS")
+                    .append(" (nvidia-cuda-mps-control -d); without it the GPU time-slices between the processes,")
+                    .append(" milliseconds per call (docs/gpu.md)\n");
+        }
+        System.err.print(b);
     }
 
     /**
@@ -233,14 +248,17 @@ public final class CudaComm {
         return -1;
     }
 
+    @Override
     public int rank() {
         return rank;
     }
 
+    @Override
     public int size() {
         return domain.nranks;
     }
 
+    @Override
     public Config config() {
         return config;
     }
@@ -250,6 +268,7 @@ public final class CudaComm {
     }
 
     /** Throws if this rank cannot take work: closed, failed, or its domain aborted by the host. */
+    @Override
     public void checkUsable() {
         if (closed) {
             throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator is closed");
@@ -262,6 +281,7 @@ public final class CudaComm {
     }
 
     /** How this engine runs a call of this shape. */
+    @Override
     public Choice choiceFor(CollectiveArgs a) {
         return a.collective() == Collective.SEND_RECV ? domain.planner.sendRecvChoice() : domain.planner.plan(a, rank).choice();
     }
@@ -269,6 +289,7 @@ public final class CudaComm {
     // ---- registration (ncclCommRegister) ----
 
     /** Checks once that {@code buffer} is device memory of this GPU; later calls on it skip the check. */
+    @Override
     public void register(MemorySegment buffer) {
         checkUsable();
         requireDevice("buffer", buffer.address(), buffer.byteSize(), false);
@@ -276,6 +297,7 @@ public final class CudaComm {
     }
 
     /** Forgets one registration of {@code buffer}. */
+    @Override
     public void deregister(MemorySegment buffer) {
         if (!registry.remove(buffer.address(), buffer.byteSize())) {
             throw JcclException.invalidArgument(rank, "buffer", "was not registered with this communicator");
@@ -290,16 +312,56 @@ public final class CudaComm {
         if (bytes == 0 || (cached && registry.covers(address, bytes))) {
             return;
         }
-        String why = gpu.device.whyNotDeviceMemory(address);
+        String why = whyNotDeviceMemory(gpu.device, address);
         if (why != null) {
             throw JcclException.invalidArgument(rank, name, why);
         }
     }
 
+    /** Whether {@code address} is device memory of {@code gpu} (cuPointerGetAttribute), or why not; null when it is. */
+    private static String whyNotDeviceMemory(CudaDevice gpu, long address) {
+        gpu.makeCurrent();
+        int type;
+        try {
+            type = CudaDriver.memoryType(address);
+        } catch (JcclException e) {
+            return "is not memory the CUDA driver knows (" + e.getMessage() + "); allocate it with CudaDevice.allocate";
+        }
+        if (type != Cuda.CU_MEMORYTYPE_DEVICE) {
+            return "is " + (type == Cuda.CU_MEMORYTYPE_HOST ? "pinned host" : "kind " + type)
+                    + " memory, not device memory; allocate it with CudaDevice.allocate";
+        }
+        int dev = CudaDriver.pointerDevice(address);
+        if (dev != gpu.ordinal()) {
+            return "is memory of GPU " + dev + ", not of GPU " + gpu.ordinal() + " where this communicator runs";
+        }
+        return null;
+    }
+
     // ---- work ----
 
     /** Plans the call or group (collectives in order, then the sends and receives as one launch) and launches it on {@code s}. */
-    public void submit(List<CollectiveArgs> collectives, List<P2pArgs> p2p, CudaStream s) {
+    @Override
+    public Thread bufferThread(EngineStream stream) {
+        gpuStream(stream);
+        return Thread.currentThread();
+    }
+
+    private GpuStream gpuStream(EngineStream stream) {
+        if (stream instanceof GpuStream s) {
+            return s;
+        }
+        throw JcclException.invalidArgument(rank, "stream", "is a " + stream.apiName() + "; the CUDA engine runs on a CudaStream");
+    }
+
+    @Override
+    public EngineRank joinChild(io.jccl.bootstrap.Bootstrap child) {
+        return join(child, config, gpu.device);
+    }
+
+    @Override
+    public void submit(List<CollectiveArgs> collectives, List<P2pArgs> p2p, EngineStream stream) {
+        GpuStream s = gpuStream(stream);
         checkUsable();
         if (!s.device().pciBusId().equals(gpu.device.pciBusId())) {
             throw JcclException.invalidArgument(rank, "stream", "belongs to " + s.device() + ", not " + gpu.device
@@ -410,7 +472,7 @@ public final class CudaComm {
     }
 
     /** One kernel launch running {@code batch} in order: the blocks of the widest plan. */
-    private void launch(List<Op> batch, CudaStream s) {
+    private void launch(List<Op> batch, GpuStream s) {
         Op first = batch.getFirst();
         MemorySegment f = gpu.function(CudaTuning.kernelProtocol(first.protocol()), first.type().ordinal());
         if (lastStream != null && lastStream != s) {
@@ -596,6 +658,7 @@ public final class CudaComm {
     }
 
     /** Makes every kernel of this domain stop waiting, and every rank refuse work. */
+    @Override
     public void abort() {
         domain.abort();
         failure = new JcclException(ErrorCode.INVALID_USAGE, rank, "rank " + rank + " called abort");
@@ -606,6 +669,7 @@ public final class CudaComm {
     }
 
     /** Frees this rank's memory; the last rank of the domain frees the FIFOs. Idempotent. */
+    @Override
     public synchronized void close() {
         if (closed) {
             return;

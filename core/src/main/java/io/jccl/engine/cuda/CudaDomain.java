@@ -1,5 +1,7 @@
 package io.jccl.engine.cuda;
 
+import io.jccl.CudaDevice;
+
 import io.jccl.Config;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
@@ -182,7 +184,7 @@ final class CudaDomain {
                 }
             }
         }
-        if (plan.collective() == io.jccl.plan.Collective.SEND_RECV) {
+        if (plan.collective() == io.jccl.Collective.SEND_RECV) {
             for (int peer : peers) {
                 for (int c = 0; c < plan.lanes(); c++) {
                     fifos.receiving(p, c, peer, rank);
@@ -221,7 +223,7 @@ final class CudaDomain {
         return p.slotBytes(config.buffSize(p));
     }
 
-    void claimStream(CudaStream s, int rank) {
+    void claimStream(GpuStream s, int rank) {
         Integer owner = streamOwners.putIfAbsent(s.handle().address(), rank);
         if (owner != null && owner != rank) {
             throw JcclException.invalidArgument(rank, "stream", "is used by rank " + owner + " of this communicator;"

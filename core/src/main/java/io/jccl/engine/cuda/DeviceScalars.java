@@ -6,7 +6,7 @@ import io.jccl.engine.FloatFormats;
 
 /**
  * The {@code scalar} word of a work descriptor: a preMulSum scalar as the host engine's kernels
- * hold it (io.jccl.engine.host.Reduction), so that the device multiplies by the same value.
+ * hold it (the host engine's Reduction), so that the device multiplies by the same value.
  * Integers: the two's-complement bits of the whole number (Reduction.of has refused any other);
  * float32: the float's bits; float64: the double's; the 16- and 8-bit formats: the bits of the
  * float the scalar rounds to in the format (rounded to odd into float first, as the host does).

@@ -1,5 +1,7 @@
 package io.jccl.engine.cuda;
 
+import io.jccl.CudaDevice;
+
 import io.jccl.cuda.CudaDriver;
 import io.jccl.kernels.Kernels;
 import io.jccl.proto.Protocol;

@@ -4,14 +4,16 @@ import io.jccl.Config;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
 import io.jccl.engine.CollectiveArgs;
+import io.jccl.engine.EngineRank;
+import io.jccl.engine.EngineStream;
+import io.jccl.engine.Join;
 import io.jccl.engine.Memory;
 import io.jccl.engine.P2pArgs;
 import io.jccl.engine.Planner;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.plan.Plan;
 import io.jccl.proto.Protocol;
 import io.jccl.transport.PeerProcesses;
-import io.jccl.transport.ShmFiles;
 import io.jccl.transport.Transport;
 import io.jccl.transport.Wait;
 import io.jccl.tune.Choice;
@@ -28,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * share stay in step). Lane 0 of an operation runs on the thread running the stream, the other
  * lanes on this rank's lane workers. The rank's FIFOs (those it receives on) live in its arena.
  */
-public final class HostComm {
+public final class HostComm implements EngineRank {
     private final HostDomain domain;
     /** This rank's own settings: its timeout and debug level (plans follow the domain's shared config). */
     private final Config config;
@@ -65,59 +67,59 @@ public final class HostComm {
         return d.comms.clone();
     }
 
-    /** Domains of this process whose local ranks are still joining, by communicator id. */
-    private static final java.util.concurrent.ConcurrentHashMap<Long, HostDomain> JOINING = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Join<HostDomain> JOINING = new Join<>();
 
     /**
      * This process's rank of a communicator whose ranks {@code bootstrap} found, perhaps in several
-     * processes: rank 0's plan-deciding settings and tuning file reach every rank (one all-gather),
-     * ranks that are threads of this process share a domain (each calls this from its own thread),
-     * and a barrier ends init once every rank has joined its domain. Collective over the bootstrap.
+     * processes ({@link Join}): ranks that are threads of this process share a domain (each calls
+     * this from its own thread). Collective over the bootstrap.
      */
     public static HostComm join(io.jccl.bootstrap.Bootstrap bootstrap, Config config) {
         int rank = bootstrap.rank();
         int n = bootstrap.size();
-        byte[][] all = bootstrap.allGather(rank == 0 ? SharedSettings.of(config).encode() : new byte[0]);
-        SharedSettings s = SharedSettings.decode(all[0], rank);
+        SharedSettings s = Join.shared(bootstrap, config);
         PeerProcesses peers = new PeerProcesses(s.commId(), bootstrap.peers(), bootstrap.peer(rank), s.p2pDisable(), s.shmDisable());
         boolean others = false;
         for (int r = 0; r < n; r++) {
             others |= peers.shm(r);
         }
-        HostDomain d = JOINING.computeIfAbsent(s.commId(), id -> {
-            Config shared = s.applyTo(config);
-            return new HostDomain(n, shared, io.jccl.tune.Tuner.create(shared,
-                    io.jccl.topo.ServerLayout.ofHosts(bootstrap.locality().hostOf()), s.cores(),
-                    s.tuningText()), peers);
-        });
-        if (others && rank == peers.localRanks()[0]) {
-            ShmFiles.removeStale();
-        }
-        HostComm c = new HostComm(d, rank, config);
-        try {
-            d.join(c);
-            if (Transport.anyNet(bootstrap.peers(), s.p2pDisable(), s.shmDisable())) {
-                // Every rank contributes its process's listener for connections over sockets.
-                d.fifos.connectNet(bootstrap, d, s.commId(), rank);
+        return JOINING.join(bootstrap, s.commId(), others && rank == peers.localRanks()[0], new Join.Steps<HostDomain, HostComm>() {
+            @Override
+            public HostDomain domain() {
+                Config shared = s.applyTo(config);
+                return new HostDomain(n, shared, io.jccl.tune.Tuner.create(shared,
+                        io.jccl.topo.ServerLayout.ofHosts(bootstrap.locality().hostOf()), s.cores(), s.tuningText()), peers);
             }
-            if (config.debug() == Config.Debug.INFO) {
-                logTransports(rank, peers, d.config);
+
+            @Override
+            public HostComm rank(HostDomain d) {
+                HostComm c = new HostComm(d, rank, config);
+                d.join(c);
+                return c;
             }
-            synchronized (d) {
-                if (java.util.Arrays.stream(peers.localRanks()).allMatch(r -> d.comms[r] != null)) {
-                    JOINING.remove(s.commId(), d);
+
+            @Override
+            public void setUp(HostDomain d, HostComm c) {
+                if (Transport.anyNet(bootstrap.peers(), s.p2pDisable(), s.shmDisable())) {
+                    // Every rank contributes its process's listener for connections over sockets.
+                    d.fifos.connectNet(bootstrap, d, s.commId(), rank);
+                }
+                if (config.debug() == Config.Debug.INFO) {
+                    logTransports(rank, peers, d.config);
                 }
             }
-            bootstrap.barrier();
-        } catch (RuntimeException e) {
-            // No half-joined domain stays registered, and a local rank that did join fails its
-            // calls with this cause instead of waiting for this rank until its timeout.
-            JOINING.remove(s.commId(), d);
-            d.abort("rank " + rank + " failed to join: " + e.getMessage(), rank, -1);
-            c.close();
-            throw e;
-        }
-        return c;
+
+            @Override
+            public boolean allJoined(HostDomain d) {
+                return java.util.Arrays.stream(peers.localRanks()).allMatch(r -> d.comms[r] != null);
+            }
+
+            @Override
+            public void failed(HostDomain d, HostComm c, RuntimeException e) {
+                d.abort("rank " + rank + " failed to join: " + e.getMessage(), rank, -1);
+                c.close();
+            }
+        });
     }
 
     /** JCCL_DEBUG=INFO: one line per peer, the transport of this rank's connections with it; how it reduces floats. */
@@ -139,15 +141,17 @@ public final class HostComm {
         System.err.print(b);
     }
 
+    @Override
     public int rank() {
         return rank;
     }
 
+    @Override
     public int size() {
         return domain.nranks;
     }
 
-    /** This rank's own configuration. */
+    @Override
     public Config config() {
         return config;
     }
@@ -160,7 +164,7 @@ public final class HostComm {
         return arena;
     }
 
-    /** Throws if this rank cannot take work: closed, failed, or its domain aborted. */
+    @Override
     public void checkUsable() {
         if (closed) {
             throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator is closed");
@@ -175,16 +179,41 @@ public final class HostComm {
         }
     }
 
-    /** How the host engine runs a call of this shape (what {@code jccl perf} prints). */
+    @Override
     public Choice choiceFor(CollectiveArgs a) {
         return a.collective() == Collective.SEND_RECV ? domain.planner.sendRecvChoice() : domain.planner.plan(a, rank).choice();
     }
 
-    /**
-     * Plans the operations of one call or group (collectives in order, then all sends and receives
-     * as one exchange) and queues them on {@code stream}.
-     */
-    public void submit(List<CollectiveArgs> collectives, List<P2pArgs> p2p, StreamRunner stream) {
+    @Override
+    public Thread bufferThread(EngineStream stream) {
+        return runner(stream).thread();
+    }
+
+    private StreamRunner runner(EngineStream stream) {
+        if (stream instanceof StreamRunner r) {
+            return r;
+        }
+        throw JcclException.invalidArgument(rank, "stream", "is a " + stream.apiName() + "; the host engine runs on a HostStream");
+    }
+
+    /** Checks only the arguments: host memory needs no registration. */
+    @Override
+    public void register(MemorySegment buffer) {
+        checkUsable();
+    }
+
+    @Override
+    public void deregister(MemorySegment buffer) {
+    }
+
+    @Override
+    public EngineRank joinChild(io.jccl.bootstrap.Bootstrap child) {
+        return join(child, config);
+    }
+
+    @Override
+    public void submit(List<CollectiveArgs> collectives, List<P2pArgs> p2p, EngineStream stream) {
+        StreamRunner runner = runner(stream);
         checkUsable();
         List<Work> works = new ArrayList<>(collectives.size() + 1);
         for (CollectiveArgs a : collectives) {
@@ -197,7 +226,7 @@ public final class HostComm {
             return;
         }
         long seq = issued.incrementAndGet();
-        stream.enqueue(() -> execute(seq, works));
+        runner.enqueue(() -> execute(seq, works));
     }
 
     private Work collectiveWork(CollectiveArgs a) {
@@ -355,12 +384,13 @@ public final class HostComm {
                 + ": its process died (" + where + ")");
     }
 
-    /** Makes this rank's and every peer's pending and future operations fail. */
+    @Override
     public void abort() {
         domain.abort("rank " + rank + " called abort", rank, -1);
     }
 
     /** Stops the lane workers and frees the FIFOs this rank receives on. Idempotent. */
+    @Override
     public synchronized void close() {
         if (closed) {
             return;

@@ -2,6 +2,7 @@ package io.jccl.engine.host;
 
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
+import io.jccl.engine.EngineStream;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -17,7 +18,7 @@ import java.util.concurrent.locks.LockSupport;
  * instead of competing for the cores with the thread that runs it (on 2 cores, 2 ranks with 2
  * busy threads each were several times slower).
  */
-public final class StreamRunner implements AutoCloseable {
+public final class StreamRunner implements EngineStream, AutoCloseable {
     private static final long GRACE_NANOS = 50_000;
     /**
      * Tasks a stream holds before {@link #enqueue} waits: a caller that issues thousands of calls
@@ -51,6 +52,11 @@ public final class StreamRunner implements AutoCloseable {
     public StreamRunner(String name) {
         thread = Thread.ofPlatform().name(name).daemon().unstarted(this::loop);
         thread.start();
+    }
+
+    @Override
+    public String apiName() {
+        return "HostStream";
     }
 
     /** The stream's own thread: buffers used on this stream must be accessible from it. */

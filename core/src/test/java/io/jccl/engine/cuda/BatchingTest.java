@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jccl.algo.Algorithm;
 import io.jccl.algo.Algorithms;
 import io.jccl.plan.Call;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.plan.Connection;
 import io.jccl.plan.Link;
 import io.jccl.plan.Plan;

@@ -1,5 +1,9 @@
 package io.jccl.engine.cuda;
 
+import io.jccl.CudaStream;
+
+import io.jccl.CudaDevice;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,7 +17,7 @@ import io.jccl.JcclException;
 import io.jccl.RedOp;
 import io.jccl.Stream;
 import io.jccl.engine.FloatFormats;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.proto.Protocol;
 
 import java.lang.foreign.Arena;
@@ -473,13 +477,13 @@ class CudaCollectivesTest {
         int stride = 4; // elements between one call's buffers and the next's: 16 bytes, every address new
         CudaComm[] ranks = CudaComm.createAll(java.util.Collections.nCopies(n, Config.defaults()),
                 java.util.Collections.nCopies(n, gpu));
-        CudaStream[] s = new CudaStream[n];
+        GpuStream[] s = new GpuStream[n];
         try (Arena arena = Arena.ofShared()) {
             long elems = (long) calls * stride + count;
             MemorySegment[] send = new MemorySegment[n];
             MemorySegment[] recv = new MemorySegment[n];
             for (int r = 0; r < n; r++) {
-                s[r] = new CudaStream(gpu);
+                s[r] = GpuStream.create(gpu);
                 int[] data = new int[(int) elems];
                 for (int j = 0; j < elems; j++) {
                     data[j] = r * 100_000 + j;
@@ -493,7 +497,7 @@ class CudaCollectivesTest {
                 for (int r = 0; r < n; r++) {
                     MemorySegment in = send[r].asSlice(4L * call * stride, 4L * count);
                     MemorySegment out = recv[r].asSlice(4L * call * stride, 4L * count);
-                    ranks[r].submit(List.of(new io.jccl.engine.CollectiveArgs(io.jccl.plan.Collective.ALL_REDUCE, in, out, count,
+                    ranks[r].submit(List.of(new io.jccl.engine.CollectiveArgs(io.jccl.Collective.ALL_REDUCE, in, out, count,
                             DataType.INT32, RedOp.SUM, 0)), List.of(), s[r]);
                 }
                 if (call == 0) {

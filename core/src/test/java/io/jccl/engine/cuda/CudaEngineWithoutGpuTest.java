@@ -1,5 +1,7 @@
 package io.jccl.engine.cuda;
 
+import io.jccl.CudaDevice;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.fail;

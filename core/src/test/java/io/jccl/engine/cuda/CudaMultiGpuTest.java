@@ -1,5 +1,9 @@
 package io.jccl.engine.cuda;
 
+import io.jccl.CudaStream;
+
+import io.jccl.CudaDevice;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,7 +15,7 @@ import io.jccl.Group;
 import io.jccl.JcclException;
 import io.jccl.RedOp;
 import io.jccl.cuda.CudaDriver;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.proto.Protocol;
 
 import java.lang.foreign.Arena;

@@ -5,7 +5,7 @@ import io.jccl.engine.Planner;
 import io.jccl.Config;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.proto.Protocol;
 import io.jccl.tune.Tuner;
 import org.junit.jupiter.api.Test;

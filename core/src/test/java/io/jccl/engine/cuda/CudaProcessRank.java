@@ -1,5 +1,9 @@
 package io.jccl.engine.cuda;
 
+import io.jccl.CudaStream;
+
+import io.jccl.CudaDevice;
+
 import io.jccl.Communicator;
 import io.jccl.Config;
 import io.jccl.DataType;
@@ -97,7 +101,7 @@ public final class CudaProcessRank {
                 throw e;
             }
             try (Communicator comm = made) {
-                String chosen = comm.choiceFor(io.jccl.plan.Collective.ALL_REDUCE, count, DataType.INT32).protocol();
+                String chosen = comm.choiceFor(io.jccl.Collective.ALL_REDUCE, count, DataType.INT32).protocol();
                 if (!chosen.equals(protocols[p])) {
                     throw new AssertionError("rank " + rank + " runs " + chosen + ", rank 0 asked for " + protocols[p]);
                 }

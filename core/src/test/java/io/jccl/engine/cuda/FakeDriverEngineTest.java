@@ -1,10 +1,12 @@
 package io.jccl.engine.cuda;
 
+import io.jccl.CudaDevice;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jccl.DataType;
 import io.jccl.RedOp;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.proto.Protocol;
 
 import java.nio.file.Path;

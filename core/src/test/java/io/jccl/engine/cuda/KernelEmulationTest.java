@@ -14,7 +14,7 @@ import io.jccl.RedOp;
 import io.jccl.engine.CollectiveArgs;
 import io.jccl.kernels.Kernels;
 import io.jccl.kernels.WorkLayout;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.plan.Plan;
 import io.jccl.proto.Protocol;
 import io.jccl.tune.Tuner;

@@ -18,7 +18,7 @@ import io.jccl.algo.Algorithms;
 import io.jccl.kernels.WorkLayout;
 import io.jccl.plan.Buf;
 import io.jccl.plan.Call;
-import io.jccl.plan.Collective;
+import io.jccl.Collective;
 import io.jccl.plan.Link;
 import io.jccl.plan.Plan;
 import io.jccl.plan.Region;

@@ -1,4 +1,4 @@
-package io.jccl.plan;
+package io.jccl;
 
 /** The operations a plan can describe; point-to-point groups are {@link #SEND_RECV}. */
 public enum Collective {

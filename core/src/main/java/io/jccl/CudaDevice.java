@@ -1,7 +1,5 @@
-package io.jccl.engine.cuda;
+package io.jccl;
 
-import io.jccl.ErrorCode;
-import io.jccl.JcclException;
 import io.jccl.bindings.cuda.Cuda;
 import io.jccl.cuda.CudaDriver;
 
@@ -85,8 +83,8 @@ public final class CudaDevice {
         return ordinal;
     }
 
-    /** The device's primary context (cuDevicePrimaryCtxRetain). */
-    MemorySegment context() {
+    /** The device's primary context ({@code CUcontext}, cuDevicePrimaryCtxRetain), for the caller's own driver calls. */
+    public MemorySegment context() {
         return context;
     }
 
@@ -142,33 +140,6 @@ public final class CudaDevice {
             throw JcclException.invalidArgument(JcclException.NO_RANK, "device", "holds " + device.byteSize()
                     + " bytes, fewer than " + bytes);
         }
-    }
-
-    /**
-     * Whether {@code address} is device memory of this GPU (cuPointerGetAttribute), or why not.
-     * Returns null when it is.
-     */
-    String whyNotDeviceMemory(long address) {
-        makeCurrent();
-        int type;
-        try {
-            type = CudaDriver.memoryType(address);
-        } catch (JcclException e) {
-            return "is not memory the CUDA driver knows (" + e.getMessage() + "); allocate it with CudaDevice.allocate";
-        }
-        if (type != Cuda.CU_MEMORYTYPE_DEVICE) {
-            return "is " + (type == Cuda.CU_MEMORYTYPE_HOST ? "pinned host" : "kind " + type)
-                    + " memory, not device memory; allocate it with CudaDevice.allocate";
-        }
-        int dev = CudaDriver.pointerDevice(address);
-        if (dev != ordinal) {
-            return "is memory of GPU " + dev + ", not of GPU " + ordinal + " where this communicator runs";
-        }
-        return null;
-    }
-
-    static JcclException unusable(int rank, String what) {
-        return new JcclException(ErrorCode.INVALID_USAGE, rank, what);
     }
 
     @Override

@@ -1,8 +1,10 @@
 package io.jccl.engine.cuda;
 
-import io.jccl.Stream;
+import io.jccl.CudaDevice;
+
 import io.jccl.bindings.cuda.Cuda;
 import io.jccl.cuda.CudaDriver;
+import io.jccl.engine.EngineStream;
 import io.jccl.transport.Wait;
 
 import java.lang.foreign.MemorySegment;
@@ -12,20 +14,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A CUDA stream as the API's {@link Stream}: the CUDA engine's collectives are enqueued on it
- * (descriptors uploaded, the kernel launched) and run asynchronously, in order with the caller's
- * other work on that stream. {@link #synchronize()} waits for the stream and then reports the
- * first failure of the communicators that launched on it (a timeout, a size mismatch, an abort).
- * Each rank of a communicator needs its own stream: ranks sharing one GPU run concurrently.
- *
- * <pre>{@code
- * try (CudaStream s = new CudaStream(gpu)) {
- *     comm.allReduce(buf, buf, n, DataType.FLOAT32, RedOp.SUM, s);
- *     s.synchronize();
- * }
- * }</pre>
+ * The CUDA engine's side of a {@code CudaStream}: the {@code CUstream}, and the communicators that
+ * launched on it since its last synchronize, whose status that synchronize reports (a timeout, a
+ * size mismatch, an abort) and whose peers it watches while it waits.
  */
-public final class CudaStream implements Stream, AutoCloseable {
+public final class GpuStream implements EngineStream {
     private final CudaDevice device;
     private final MemorySegment handle;
     private final boolean owned;
@@ -39,24 +32,20 @@ public final class CudaStream implements Stream, AutoCloseable {
     private boolean closed;
 
     /** A new non-blocking stream on {@code device}, destroyed by {@link #close()}. */
-    public CudaStream(CudaDevice device) {
-        this(device, create(device), true);
+    public static GpuStream create(CudaDevice device) {
+        device.makeCurrent();
+        return new GpuStream(device, CudaDriver.createStream(Cuda.CU_STREAM_NON_BLOCKING), true);
     }
 
-    private CudaStream(CudaDevice device, MemorySegment handle, boolean owned) {
+    private GpuStream(CudaDevice device, MemorySegment handle, boolean owned) {
         this.device = device;
         this.handle = handle;
         this.owned = owned;
     }
 
-    private static MemorySegment create(CudaDevice device) {
-        device.makeCurrent();
-        return CudaDriver.createStream(Cuda.CU_STREAM_NON_BLOCKING);
-    }
-
     /** The caller's own {@code CUstream} (not destroyed by {@link #close()}), so collectives compose with its work. */
-    public static CudaStream wrap(CudaDevice device, MemorySegment cuStream) {
-        return new CudaStream(device, cuStream, false);
+    public static GpuStream wrap(CudaDevice device, MemorySegment cuStream) {
+        return new GpuStream(device, cuStream, false);
     }
 
     /** The {@code CUstream}. */
@@ -74,6 +63,11 @@ public final class CudaStream implements Stream, AutoCloseable {
     }
 
     @Override
+    public String apiName() {
+        return "CudaStream";
+    }
+
+    /** Waits until the stream's work is done, watching the peers of the communicators that launched on it; reports their failures. */
     public void synchronize() {
         device.makeCurrent();
         if (!watching) {
@@ -93,7 +87,7 @@ public final class CudaStream implements Stream, AutoCloseable {
         report();
     }
 
-    @Override
+    /** Whether the stream's work is done (reports failures then), without blocking. */
     public boolean query() {
         device.makeCurrent();
         if (!CudaDriver.streamDone(handle)) {
@@ -129,7 +123,7 @@ public final class CudaStream implements Stream, AutoCloseable {
         }
     }
 
-    @Override
+    /** Destroys the stream if this engine made it. */
     public synchronized void close() {
         if (closed) {
             return;
