@@ -15,7 +15,6 @@ import io.jccl.plan.Plan;
 import io.jccl.proto.Protocol;
 import io.jccl.transport.PeerProcesses;
 import io.jccl.transport.Transport;
-import io.jccl.transport.Wait;
 import io.jccl.tune.Choice;
 
 import java.lang.foreign.Arena;
@@ -25,29 +24,25 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One rank on the host engine. Operations run in the order they were issued on this rank, whatever
- * stream carries them (every rank issues the same operations in the same order, so the FIFOs they
- * share stay in step). Lane 0 of an operation runs on the thread running the stream, the other
- * lanes on this rank's lane workers. The rank's FIFOs (those it receives on) live in its arena.
+ * One rank on the host engine: plans each call or group ({@link Planner}), makes it a {@link Work}
+ * and queues it on the caller's stream, whose thread hands it to the rank's {@link RankExecutor}.
+ * The rank's FIFOs (those it receives on) live in its arena.
  */
 public final class HostComm implements EngineRank {
     private final HostDomain domain;
     /** This rank's own settings: its timeout and debug level (plans follow the domain's shared config). */
     private final Config config;
     private final int rank;
-    private final Arena arena = Arena.ofShared();
-    private final LaneExecutor lane0;
-    private final List<LaneWorker> workers = new ArrayList<>();
+    /** Runs this rank's operations (its lanes), in issue order. */
+    private final RankExecutor executor;
     private final AtomicLong issued = new AtomicLong();
-    private volatile long completed;
-    private volatile Throwable failure;
     private volatile boolean closed;
 
     HostComm(HostDomain domain, int rank, Config config) {
         this.domain = domain;
         this.config = config;
         this.rank = rank;
-        this.lane0 = new LaneExecutor(this, 0);
+        this.executor = new RankExecutor(domain, rank, config);
     }
 
     /**
@@ -156,12 +151,9 @@ public final class HostComm implements EngineRank {
         return config;
     }
 
-    HostDomain domain() {
-        return domain;
-    }
-
+    /** The memory of the FIFOs this rank receives on. */
     Arena arena() {
-        return arena;
+        return executor.arena();
     }
 
     @Override
@@ -169,14 +161,7 @@ public final class HostComm implements EngineRank {
         if (closed) {
             throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator is closed");
         }
-        Throwable f = failure;
-        if (f != null) {
-            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator failed and must be closed: " + f.getMessage(), f);
-        }
-        if (domain.aborted()) {
-            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator was aborted and must be closed: "
-                    + domain.abortCause());
-        }
+        executor.checkUsable();
     }
 
     @Override
@@ -226,7 +211,7 @@ public final class HostComm implements EngineRank {
             return;
         }
         long seq = issued.incrementAndGet();
-        runner.enqueue(() -> execute(seq, works));
+        runner.enqueue(executor.task(seq, works));
     }
 
     private Work collectiveWork(CollectiveArgs a) {
@@ -263,127 +248,6 @@ public final class HostComm implements EngineRank {
         return new Work(plan, Protocol.SIMPLE, in, out, 1, null, inputStable, () -> "send/recv group of " + count + " operation(s)");
     }
 
-    private void execute(long seq, List<Work> works) {
-        Wait order = Wait.forLane(domain, domain.otherProcessRanks, config.timeout().toNanos());
-        order.begin();
-        while (completed != seq - 1 && failure == null) {
-            if (!order.pause()) {
-                // Ops of this rank on other streams that were issued first have not run; an abort
-                // fails the operation below (checkUsable).
-                if (order.end() == Wait.End.DEADLINE) {
-                    fail(new JcclException(ErrorCode.TIMEOUT, rank, "operation " + seq + " waited "
-                            + config.timeout().toSeconds() + " s for the operations issued before it on other streams"));
-                } else if (order.end() != Wait.End.ABORTED) {
-                    fail(waitFailed(order, "operation " + seq, "waiting for the operations issued before it on other streams"));
-                }
-                break;
-            }
-        }
-        try {
-            checkUsable();
-            for (Work w : works) {
-                run(w);
-            }
-        } catch (Throwable e) {
-            fail(e);
-            throw e;
-        } finally {
-            completed = seq;
-        }
-    }
-
-    private void fail(Throwable e) {
-        if (failure == null) {
-            failure = e;
-        }
-        domain.abort("rank " + rank + " failed: " + e.getMessage(), rank, -1);
-    }
-
-    /** This rank's scratch memory for plans that keep partial results ({@code Buf.SCRATCH}); grown as needed. */
-    private volatile MemorySegment scratch = MemorySegment.NULL;
-
-    MemorySegment scratch() {
-        return scratch;
-    }
-
-    private void run(Work w) {
-        // Operations of a rank run one at a time, so its scratch is grown here, before any lane reads it.
-        long need = w.plan().scratch() * w.elementSize();
-        if (need > scratch.byteSize()) {
-            scratch = arena.allocate(Math.max(need, 2 * scratch.byteSize()), 64);
-        }
-        int lanes = w.plan().lanes();
-        if (lanes == 1) {
-            lane0.run(w);
-            return;
-        }
-        synchronized (workers) {
-            while (workers.size() < lanes - 1) {
-                workers.add(new LaneWorker(this, workers.size() + 1));
-            }
-        }
-        LaneWorker.Job job = new LaneWorker.Job(w, lanes - 1);
-        for (int l = 1; l < lanes; l++) {
-            workers.get(l - 1).post(job);
-        }
-        Throwable mine = null;
-        try {
-            lane0.run(w);
-        } catch (Throwable e) {
-            mine = e;
-            domain.abort("rank " + rank + " failed: " + e.getMessage(), rank, -1);
-        }
-        // The lanes' own waits have deadlines and see every abort, so this one needs neither: the
-        // lanes end, failed or not.
-        Wait helpers = new Wait(Wait.NOTHING, Wait.NO_DEADLINE, Wait.Pacing.HELPERS);
-        helpers.begin();
-        while (job.remaining.get() > 0) {
-            helpers.pause();
-        }
-        Throwable f = mine != null ? mine : job.failure.get();
-        if (f instanceof RuntimeException re) {
-            throw re;
-        }
-        if (f != null) {
-            throw new JcclException(ErrorCode.INTERNAL_ERROR, rank, "lane failed: " + f, f);
-        }
-    }
-
-    /**
-     * The failure of an operation's wait that gave up ({@code what}: the operation, {@code where}:
-     * what it waited for); a lost peer or another process's abort aborts this process's ranks too.
-     */
-    JcclException waitFailed(Wait wait, String what, String where) {
-        switch (wait.end()) {
-            case LOST_PEER -> {
-                return peerLost(wait.lostPeer(), what, where);
-            }
-            case REMOTE_ABORT -> {
-                long word = wait.remoteAbort();
-                int by = (int) word - 1;
-                int lostThere = (int) (word >>> 32) - 1;
-                String msg = what + ": rank " + by + " aborted the communicator"
-                        + (lostThere >= 0 ? " after it lost " + domain.peers.describe(lostThere) : "") + " (" + where + ")";
-                domain.abort(msg, rank, lostThere);
-                return new JcclException(ErrorCode.REMOTE_ERROR, rank, msg);
-            }
-            case ABORTED -> {
-                return new JcclException(ErrorCode.REMOTE_ERROR, rank, what + " aborted (" + where + "): " + domain.abortCause());
-            }
-            default -> {
-                return new JcclException(ErrorCode.TIMEOUT, rank, what + ": no progress for " + config.timeout().toSeconds()
-                        + " s (" + where + "); a peer did not make the matching call");
-            }
-        }
-    }
-
-    /** The failure of {@code what} because the process of rank {@code lost} died; aborts this process's ranks and tells the others. */
-    JcclException peerLost(int lost, String what, String where) {
-        domain.abort("rank " + rank + " lost rank " + lost, rank, lost);
-        return new JcclException(ErrorCode.REMOTE_ERROR, rank, what + ": lost " + domain.peers.describe(lost)
-                + ": its process died (" + where + ")");
-    }
-
     @Override
     public void abort() {
         domain.abort("rank " + rank + " called abort", rank, -1);
@@ -396,13 +260,9 @@ public final class HostComm implements EngineRank {
             return;
         }
         closed = true;
-        synchronized (workers) {
-            for (LaneWorker w : workers) {
-                w.stop();
-            }
-        }
+        executor.stopWorkers();
         domain.fifos.finish(rank);
-        arena.close();
+        executor.arena().close();
         domain.leave();
     }
 }

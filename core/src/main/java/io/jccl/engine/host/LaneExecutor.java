@@ -24,7 +24,7 @@ import java.util.List;
 final class LaneExecutor {
     private static final Fifo[] NONE = new Fifo[0];
 
-    private final HostComm comm;
+    private final RankExecutor rank;
     private final int lane;
     private final Wait wait;
     /**
@@ -34,6 +34,8 @@ final class LaneExecutor {
      */
     static final long REFERENCE_MIN_BYTES = 64 << 10;
 
+    /** The rank's scratch during a run. */
+    private MemorySegment scratch;
     private Fifo[] recv = new Fifo[4];
     private Fifo[] send = new Fifo[4];
     /** The FIFOs this operation sent by-reference messages on, with the last such message's number. */
@@ -41,29 +43,31 @@ final class LaneExecutor {
     private long[] refSeqs = new long[4];
     private int refCount;
 
-    LaneExecutor(HostComm comm, int lane) {
-        this.comm = comm;
+    LaneExecutor(RankExecutor rank, int lane) {
+        this.rank = rank;
         this.lane = lane;
-        this.wait = Wait.forLane(comm.domain(), comm.domain().otherProcessRanks, comm.config().timeout().toNanos());
+        this.wait = Wait.forLane(rank.domain, rank.domain.otherProcessRanks, rank.config.timeout().toNanos());
     }
 
-    void run(Work w) {
+    /** Runs this lane of {@code w}; {@code scratch} is the rank's, grown for it. */
+    void run(Work w, MemorySegment scratch) {
+        this.scratch = scratch;
         Wait.startRunning();
         try {
             runSteps(w);
         } catch (PeerGone e) {
-            throw comm.peerLost(e.rank, w.description(), "lane " + lane + ", " + e.getMessage());
+            throw rank.failures.peerLost(e.rank, w.description(), "lane " + lane + ", " + e.getMessage());
         } finally {
             Wait.stopRunning();
         }
     }
 
     private void runSteps(Work w) {
-        int rank = comm.rank();
+        int me = rank.rank;
         long tile = 0;
         refCount = 0;
-        for (Segment seg : w.plan().segments(rank)) {
-            Step[] steps = seg.schedule().stepArray(rank, lane);
+        for (Segment seg : w.plan().segments(me)) {
+            Step[] steps = seg.schedule().stepArray(me, lane);
             if (steps.length == 0) {
                 tile += seg.repeat();
                 continue;
@@ -119,8 +123,8 @@ final class LaneExecutor {
         Fifo[] a = into.length >= links.size() ? into : new Fifo[links.size()];
         for (int i = 0; i < links.size(); i++) {
             Link l = links.get(i);
-            a[i] = sending ? comm.domain().fifos.sending(protocol, l.channel(), comm.rank(), l.peer())
-                    : comm.domain().fifos.receiving(protocol, l.channel(), l.peer(), comm.rank());
+            a[i] = sending ? rank.domain.fifos.sending(protocol, l.channel(), rank.rank, l.peer())
+                    : rank.domain.fifos.receiving(protocol, l.channel(), l.peer(), rank.rank);
         }
         return a;
     }
@@ -148,7 +152,7 @@ final class LaneExecutor {
             }
             long got = f.recvSize();
             if (got != bytes) {
-                throw new JcclException(ErrorCode.REMOTE_ERROR, comm.rank(), w.description() + ": rank " + f.from()
+                throw new JcclException(ErrorCode.REMOTE_ERROR, rank.rank, w.description() + ": rank " + f.from()
                         + " sent " + got + " bytes on channel " + f.channel() + " where step " + index + " of tile " + tile
                         + " (" + step + ") expects " + bytes + "; ranks called different operations or sizes");
             }
@@ -262,7 +266,7 @@ final class LaneExecutor {
         return switch (r.buf()) {
             case INPUT -> w.inputs()[r.op()];
             case OUTPUT -> w.outputs()[r.op()];
-            case SCRATCH -> comm.scratch();
+            case SCRATCH -> scratch;
         };
     }
 
@@ -272,7 +276,7 @@ final class LaneExecutor {
     }
 
     private JcclException stuck(Work w, Step step, long tile, int index, String waitingFor) {
-        return comm.waitFailed(wait, w.description(), "lane " + lane + ", waiting for " + waitingFor
+        return rank.failures.waitFailed(wait, w.description(), "lane " + lane + ", waiting for " + waitingFor
                 + (step == null ? ", after the last step" : ", tile " + tile + ", step " + index + ": " + step));
     }
 }

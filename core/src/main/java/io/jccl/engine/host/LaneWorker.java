@@ -9,11 +9,13 @@ final class LaneWorker {
     /** One operation handed to the lane workers; the stream thread waits for {@code remaining} to reach 0. */
     static final class Job {
         final Work work;
+        final java.lang.foreign.MemorySegment scratch;
         final AtomicInteger remaining;
         final AtomicReference<Throwable> failure = new AtomicReference<>();
 
-        Job(Work work, int lanes) {
+        Job(Work work, java.lang.foreign.MemorySegment scratch, int lanes) {
             this.work = work;
+            this.scratch = scratch;
             this.remaining = new AtomicInteger(lanes);
         }
     }
@@ -21,16 +23,16 @@ final class LaneWorker {
     private static final long DEEP_IDLE_NANOS = 20_000_000;
 
     private final LaneExecutor executor;
-    private final HostComm comm;
+    private final RankExecutor rank;
     private final Thread thread;
     private volatile Job job;
     private volatile boolean parked;
     private volatile boolean stop;
 
-    LaneWorker(HostComm comm, int lane) {
-        this.comm = comm;
-        this.executor = new LaneExecutor(comm, lane);
-        this.thread = Thread.ofPlatform().name("jccl-rank" + comm.rank() + "-lane" + lane).daemon().unstarted(this::loop);
+    LaneWorker(RankExecutor rank, int lane) {
+        this.rank = rank;
+        this.executor = new LaneExecutor(rank, lane);
+        this.thread = Thread.ofPlatform().name("jccl-rank" + rank.rank + "-lane" + lane).daemon().unstarted(this::loop);
         thread.start();
     }
 
@@ -54,10 +56,10 @@ final class LaneWorker {
             Job j = job;
             if (j != null) {
                 try {
-                    executor.run(j.work);
+                    executor.run(j.work, j.scratch);
                 } catch (Throwable e) {
                     j.failure.compareAndSet(null, e);
-                    comm.domain().abort("rank " + comm.rank() + " failed: " + e.getMessage(), comm.rank(), -1);
+                    rank.domain.abort("rank " + rank.rank + " failed: " + e.getMessage(), rank.rank, -1);
                 } finally {
                     job = null;
                     j.remaining.decrementAndGet();

@@ -1,0 +1,60 @@
+package io.jccl.engine.host;
+
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
+import io.jccl.transport.FifoLayout;
+import io.jccl.transport.Wait;
+
+import java.time.Duration;
+
+/**
+ * What a wait of one rank of the host engine that gave up means ({@link Wait#end()}): the error
+ * naming what was waited for and why it ended; a lost peer or another process's abort aborts this
+ * process's ranks too, so that every rank fails naming the same cause.
+ */
+final class WaitFailures {
+    private final HostDomain domain;
+    private final int rank;
+    private final Duration timeout;
+
+    WaitFailures(HostDomain domain, int rank, Duration timeout) {
+        this.domain = domain;
+        this.rank = rank;
+        this.timeout = timeout;
+    }
+
+    /**
+     * The failure of an operation's wait that gave up ({@code what}: the operation, {@code where}:
+     * what it waited for); a lost peer or another process's abort aborts this process's ranks too.
+     */
+    JcclException waitFailed(Wait wait, String what, String where) {
+        switch (wait.end()) {
+            case LOST_PEER -> {
+                return peerLost(wait.lostPeer(), what, where);
+            }
+            case REMOTE_ABORT -> {
+                long word = wait.remoteAbort();
+                int by = FifoLayout.abortedBy(word);
+                int lostThere = FifoLayout.abortLost(word);
+                String msg = what + ": rank " + by + " aborted the communicator"
+                        + (lostThere >= 0 ? " after it lost " + domain.peers.describe(lostThere) : "") + " (" + where + ")";
+                domain.abort(msg, rank, lostThere);
+                return new JcclException(ErrorCode.REMOTE_ERROR, rank, msg);
+            }
+            case ABORTED -> {
+                return new JcclException(ErrorCode.REMOTE_ERROR, rank, what + " aborted (" + where + "): " + domain.abortCause());
+            }
+            default -> {
+                return new JcclException(ErrorCode.TIMEOUT, rank, what + ": no progress for " + timeout.toSeconds()
+                        + " s (" + where + "); a peer did not make the matching call");
+            }
+        }
+    }
+
+    /** The failure of {@code what} because the process of rank {@code lost} died; aborts this process's ranks and tells the others. */
+    JcclException peerLost(int lost, String what, String where) {
+        domain.abort("rank " + rank + " lost rank " + lost, rank, lost);
+        return new JcclException(ErrorCode.REMOTE_ERROR, rank, what + ": lost " + domain.peers.describe(lost)
+                + ": its process died (" + where + ")");
+    }
+}
