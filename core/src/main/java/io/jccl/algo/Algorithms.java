@@ -39,7 +39,7 @@ public final class Algorithms {
      * on two levels (several servers of several ranks, uniform), recursive halving-doubling across
      * servers, PAT at one rank per server (NCCL's condition); the others, the butterfly among them,
      * always: its log2 N exchanges are the fewest hops a small all-reduce can take, on one host too
-     * (8 B across 2 processes: 0.56-0.79 µs against the ring's 0.8-1.1). Forcing any algorithm
+     * (docs/results.md, "Numbers behind the code"). Forcing any algorithm
      * that {@link #fits} still runs it.
      */
     public static boolean weighs(Algorithm algorithm, ServerLayout layout) {

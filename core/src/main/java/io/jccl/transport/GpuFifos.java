@@ -50,6 +50,8 @@ public final class GpuFifos {
     /** Pinned host memory of FIFOs (socket transport, GPUs without peer access), by host address: its device address. */
     private final Map<Long, Long> hostFifos = new ConcurrentHashMap<>();
     private final List<MemorySegment> hostAllocations = new CopyOnWriteArrayList<>();
+    /** Plans whose receiving connections some local rank has made (see {@link #connect}). */
+    private final Map<Object, Boolean> connected = new ConcurrentHashMap<>();
 
     /**
      * The FIFOs of ranks on {@code gpus} (this process's: non-null entries; all ranks' GPUs named by
@@ -131,11 +133,6 @@ public final class GpuFifos {
         return !gpuIds[from].equals(gpuIds[to]);
     }
 
-    /** Whether some connection goes through the socket transport (started at init). */
-    public boolean hasNet() {
-        return net != null;
-    }
-
     /** Whether the connection between {@code from} and {@code to} goes through the socket transport. */
     public boolean overSockets(int from, int to) {
         NetFifos n = net;
@@ -210,6 +207,40 @@ public final class GpuFifos {
             }
         }
         throw new IllegalStateException("no GPU of this process");
+    }
+
+    /**
+     * Makes the FIFOs {@code rank} receives on in {@code plan} before any of the FIFOs it sends on,
+     * which may mean waiting for another process to make them. Every rank of a collective does the
+     * same, so none waits for a rank that waits for it. Send/recv calls need not be grouped alike on
+     * both sides, so for them every FIFO from each peer on every lane is made first too.
+     */
+    public void connect(io.jccl.plan.Plan plan, Object shape, int rank, Protocol p) {
+        List<Object> key = List.of(shape, rank, p);
+        if (remote == null && net == null || connected.containsKey(key)) {
+            return;
+        }
+        java.util.Set<Integer> peers = new java.util.TreeSet<>();
+        for (io.jccl.plan.Segment seg : plan.segments(rank)) {
+            for (int l = 0; l < plan.lanes(); l++) {
+                for (io.jccl.plan.Step st : seg.schedule().stepArray(rank, l)) {
+                    for (io.jccl.plan.Link from : st.recv()) {
+                        receiving(p, from.channel(), from.peer(), rank);
+                    }
+                    st.send().forEach(to -> peers.add(to.peer()));
+                    st.recv().forEach(from -> peers.add(from.peer()));
+                }
+            }
+        }
+        if (plan.collective() == io.jccl.Collective.SEND_RECV) {
+            for (int peer : peers) {
+                for (int c = 0; c < plan.lanes(); c++) {
+                    receiving(p, c, peer, rank);
+                }
+            }
+        }
+        // Only once all are made: a failed export is tried again by the next call of this shape.
+        connected.put(key, Boolean.TRUE);
     }
 
     /** The FIFOs shared with other processes of this host, or null when every rank is in this process. */

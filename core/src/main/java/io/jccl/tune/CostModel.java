@@ -59,11 +59,8 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
     /**
      * µs of a core one message costs the host engine's socket transport: the rank's hand-off to its
      * proxy thread, the proxy's system calls at both ends and the wake-up of the receiving rank.
-     * Fitted on the emulated fabric (docs/hierarchical.md: 2 × 4 ranks on 2 cores, every hop a
-     * socket): the six all-reduce algorithms forced at 512 B and 4 KiB (12 times, 0.63-2.47 ms) fit
-     * 159 µs per message the busiest rank sends and nothing per hop of the critical path (least
-     * squares); that is 4 busy threads per core. 2 processes on 2 cores exchanged 8 B-4 KiB over
-     * loopback sockets in 31-49 µs.
+     * Fitted on the emulated fabric and loopback sockets (docs/hierarchical.md, "What the model
+     * weighs").
      */
     public static final double SOCKET_MESSAGE_CPU = 39;
 
@@ -79,14 +76,10 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
 
     /**
      * The host engine: ranks are threads (or processes) exchanging through shared-memory FIFOs.
-     * Fitted to {@code jccl calibrate} on a 2-core machine (docs/tuning.md has the commands and
-     * figures): with 2 ranks, 8-byte all-reduce 1.65 µs in Simple; busbw per channel 3.0 GB/s in
-     * Simple, 1.5 in LL128, 0.68 in LL (LL moves 8 data bytes per 16-byte line with two atomic
-     * stores and the receiver unpacks them). LL's base is 0.15 µs below Simple's: `jccl perf -p 2`
-     * and `-t 2` after the engine's later work measured LL 0.1-0.3 µs faster than Simple at 8-32 B
-     * (butterfly across 2 processes 0.56-0.63 against 0.70-0.79 µs; ring 0.8-0.95 against 0.97-1.1)
-     * and level at 128 B, where LL's bandwidth term makes Simple the choice. With 4 ranks on 2
-     * cores a hop is a hand-over of a core.
+     * Fitted to {@code jccl calibrate} and {@code jccl perf} on a 2-core machine (docs/tuning.md has
+     * the commands, docs/results.md "Numbers behind the code" the figures). LL moves 8 data bytes per
+     * 16-byte line with two atomic stores and the receiver unpacks them, so its bandwidth is the
+     * lowest and its base latency the lowest. With 4 ranks on 2 cores a hop is a hand-over of a core.
      */
     public static final CostModel HOST = host();
 
@@ -104,11 +97,8 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
             hop[a][SIMPLE] = 0.2;
         }
         double[] parked = new double[np];
-        // Threads that outnumber the cores yield to the one waited for (transport.Wait): 4 ranks on 2
-        // cores (2 threads per core), 8 B all-reduce, the butterfly's 2 hops in 3.4-6.5 µs as
-        // processes and 3.8-5.0 as threads; 8 KiB, threads: ring 15 µs, butterfly 11; 128 KiB:
-        // ring 62, butterfly 86. When those threads parked instead, a hop cost about 20 µs per
-        // thread per core.
+        // Threads that outnumber the cores yield to the one waited for (transport.Wait): a hop then
+        // costs about a microsecond per thread per core (docs/results.md, "Numbers behind the code").
         java.util.Arrays.fill(parked, 1.0);
         double[] bw = new double[np];
         bw[LL] = 0.68;
@@ -118,8 +108,8 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
         max[LL] = 0.68;
         max[LL128] = 1.5;
         max[SIMPLE] = 3.0;
-        // A rank's reduction loop, float sum: a butterfly all-reduce of 2 threads reduces twice the
-        // ring's elements and took 532 against 352 us at 2 MiB, 11.5 against 9.0 ms at 32 MiB.
+        // A rank's reduction loop, float sum, from the butterfly's extra reductions against the ring's
+        // (docs/results.md, "Numbers behind the code").
         return new CostModel(base, hop, hop, parked, bw, max, max, 6.0);
     }
 
@@ -230,9 +220,8 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
      * Each protocol's bandwidth over a link that moves {@code gbPerSecond} of Simple's data: the
      * share of it the protocol gets of the host's own ({@link #maxBusBw}), at most that. A socket
      * carries only data whatever the protocol (the proxy packs and unpacks LL's and LL128's
-     * lines), so what slows LL there is its per-byte work at each end, as on the host: on the
-     * emulated fabric (800/200 Mbit/s, 8 ranks on 2 cores) a ring all-reduce in LL took 229 ms at
-     * 1 MiB where Simple took 78, and 575 against 307 at 4 MiB.
+     * lines), so what slows LL there is its per-byte work at each end, as on the host
+     * (docs/hierarchical.md).
      */
     private double[] linkCaps(double gbPerSecond) {
         int simple = Protocol.SIMPLE.ordinal();

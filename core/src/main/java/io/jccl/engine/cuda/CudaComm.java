@@ -555,7 +555,7 @@ public final class CudaComm implements EngineRank {
                 DeviceScalars.bits(type, op), domain.nranks, rank, in, out, domain.slotBytes(p),
                 scratch[p.ordinal()], perLane, statusDevice, claim, gpu.abortFlag, config.timeout().toNanos(),
                 planScratch == null ? 0 : planScratch.address());
-        domain.connect(plan, shape, rank, p);
+        domain.fifos.connect(plan, shape, rank, p);
         WorkPacker.Fifos fifos = new WorkPacker.Fifos() {
             @Override
             public long address(WorkPacker.Conn c) {

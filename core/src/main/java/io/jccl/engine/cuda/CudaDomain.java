@@ -50,8 +50,6 @@ final class CudaDomain {
     final GpuFifos fifos;
     /** Which ranks are in this process. */
     private final boolean[] local;
-    /** Plans whose receiving connections some local rank has made (see {@link #connect}). */
-    private final Map<Object, Boolean> connected = new ConcurrentHashMap<>();
     private volatile boolean aborted;
     /** Why the socket transport failed (a peer lost, a bad frame), or null. */
     private volatile String netFailure;
@@ -159,40 +157,6 @@ final class CudaDomain {
     /** Why the socket transport failed, or null. */
     String netFailure() {
         return netFailure;
-    }
-
-    /**
-     * Makes the FIFOs {@code rank} receives on in {@code plan} before any of the FIFOs it sends on,
-     * which may mean waiting for another process to make them. Every rank of a collective does the
-     * same, so none waits for a rank that waits for it. Send/recv calls need not be grouped alike on
-     * both sides, so for them every FIFO from each peer on every lane is made first too.
-     */
-    void connect(io.jccl.plan.Plan plan, Object shape, int rank, Protocol p) {
-        List<Object> key = List.of(shape, rank, p);
-        if (fifos.remote() == null && !fifos.hasNet() || connected.containsKey(key)) {
-            return;
-        }
-        java.util.Set<Integer> peers = new java.util.TreeSet<>();
-        for (io.jccl.plan.Segment seg : plan.segments(rank)) {
-            for (int l = 0; l < plan.lanes(); l++) {
-                for (io.jccl.plan.Step st : seg.schedule().stepArray(rank, l)) {
-                    for (io.jccl.plan.Link from : st.recv()) {
-                        fifos.receiving(p, from.channel(), from.peer(), rank);
-                    }
-                    st.send().forEach(to -> peers.add(to.peer()));
-                    st.recv().forEach(from -> peers.add(from.peer()));
-                }
-            }
-        }
-        if (plan.collective() == io.jccl.Collective.SEND_RECV) {
-            for (int peer : peers) {
-                for (int c = 0; c < plan.lanes(); c++) {
-                    fifos.receiving(p, c, peer, rank);
-                }
-            }
-        }
-        // Only once all are made: a failed export is tried again by the next call of this shape.
-        connected.put(key, Boolean.TRUE);
     }
 
     /** The lane of every connection a plan's ranks send or receive on. */

@@ -32,17 +32,16 @@ final class CudaTuning {
     /**
      * Channels for a call moving {@code bytes} (the tuner's size of the call) in protocol {@code p}
      * when no bounds are given: one per {@link #bytesPerChannel} of the call, at least one and at most
-     * {@code perRank} (the blocks each rank may keep resident) and 64, rounded down to a power of two. A block moves 16-byte vectors,
-     * a few in flight per thread, so one block reaches a small part of the GPU's memory bandwidth:
-     * measured on an H100 (docs/gpu.md), a 64 MiB Simple all-reduce of 2 ranks took 523 us on 8
-     * channels, 263 on 32 and 230 on 64; smaller calls lose more to the blocks' start and their
-     * handshakes than they gain, hence a floor of bytes per channel.
+     * {@code perRank} (the blocks each rank may keep resident) and 64, rounded down to a power of
+     * two. A block moves 16-byte vectors, a few in flight per thread, so one block reaches a small
+     * part of the GPU's memory bandwidth and large calls want many; smaller calls lose more to the
+     * blocks' start and their handshakes than they gain, hence a floor of bytes per channel
+     * (docs/results.md, "Numbers behind the code").
      */
     static int channels(Protocol p, long bytes, int perRank) {
         long want = Math.max(1, bytes / bytesPerChannel(p));
         // a power of two: the plans' chunks then keep the 16-byte alignment the kernels' vector
-        // loops need (4 ranks on 33 channels ran 128 MiB at 54 GB/s busbw, on 16 channels per rank
-        // 8 ranks made 97)
+        // loops need (docs/results.md, "Numbers behind the code")
         return Integer.highestOneBit((int) Math.min(Math.min(want, Math.max(1, perRank)), 64));
     }
 
@@ -59,9 +58,7 @@ final class CudaTuning {
     /**
      * The channels the engine plans for a call of {@code algorithm} when no bounds are given:
      * {@link #channels}, but twice as many for the split tree (its pairs' lanes get the blocks a lane
-     * each would have had: each lane has part of a block's threads). Measured on an H100, split tree
-     * all-reduce, 8 ranks at 32 KiB: 51 us on 4 channels, 45 on 8; 256 KiB: 62 on 8, 57 on 16
-     * (docs/gpu.md "The split tree").
+     * each would have had: each lane has part of a block's threads; docs/gpu.md, "The split tree").
      */
     static int planChannels(Algorithm algorithm, Protocol p, long bytes, int perRank) {
         return channels(p, algorithm == Algorithm.SPLIT_TREE ? 2 * bytes : bytes, perRank);

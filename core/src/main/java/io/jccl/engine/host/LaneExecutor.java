@@ -28,9 +28,9 @@ final class LaneExecutor {
     private final int lane;
     private final Wait wait;
     /**
-     * Messages at least this large go by reference when their data sits in a stable user region.
-     * Chosen by measurement (2 ranks on 2 cores, all-reduce, medians of 3 sweeps): 64 KiB beat
-     * 256 KiB and never from 128 KiB to 32 MiB; the copy wins only for smaller messages.
+     * Messages at least this large go by reference when their data sits in a stable user region;
+     * below it the copy is cheaper than the wait for the receiver's release (docs/results.md,
+     * "Numbers behind the code").
      */
     static final long REFERENCE_MIN_BYTES = 64 << 10;
 
@@ -169,8 +169,7 @@ final class LaneExecutor {
         // Only Simple slots can name the sender's memory instead of holding the data, and only to
         // a receiver of this process or one that can copy out of this process (SimpleFifo).
         // Nor when the threads outnumber the cores: a by-reference sender waits for its receivers'
-        // release before it finishes, which then costs wake-ups (broadcast of 128 KiB on 4 ranks and
-        // 2 cores: 600 µs with references, 45 µs without; all-reduce the same either way).
+        // release before it finishes, which then costs a hand-over of a core per receiver.
         boolean referable = w.protocol() == Protocol.SIMPLE && bytes >= REFERENCE_MIN_BYTES && allReferable(out, ns)
                 && Wait.threadsFitCores();
         Reduction red = w.reduction();

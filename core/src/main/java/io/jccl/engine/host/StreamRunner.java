@@ -15,8 +15,8 @@ import java.util.concurrent.locks.LockSupport;
  * waits right away pays no thread hand-off). The stream's thread takes the queue only once the
  * caller has stopped issuing for {@link #GRACE_NANOS}, or once a task has waited
  * {@link #MAX_DEFER_NANOS}: a caller still issuing a batch then runs it itself in synchronize(),
- * instead of competing for the cores with the thread that runs it (on 2 cores, 2 ranks with 2
- * busy threads each were several times slower).
+ * instead of competing for the cores with the thread that runs it (two busy threads per rank cost
+ * a core each).
  */
 public final class StreamRunner implements EngineStream, AutoCloseable {
     private static final long GRACE_NANOS = 50_000;

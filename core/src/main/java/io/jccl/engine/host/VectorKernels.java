@@ -4,8 +4,8 @@ package io.jccl.engine.host;
  * Whether the reductions of FLOAT32 and FLOAT64 run on the Vector API ({@code jdk.incubator.vector}).
  *
  * <p>C2 in JDK 25 does not vectorise a loop over two or three native segments, since it cannot
- * prove they do not overlap, so the scalar kernels add about 13 GB/s in cache where SIMD adds 36
- * (2-core Xeon, 64 KiB operands). The Vector API is still an incubator module in JDK 25: it is used
+ * prove they do not overlap: only the Vector API's loops use SIMD, several times the scalar rate
+ * in cache (docs/results.md, "Numbers behind the code"). The Vector API is still an incubator module in JDK 25: it is used
  * only when the JVM resolved it ({@code --add-modules jdk.incubator.vector}; the jccl runtime image's
  * launcher passes it), and the JVM then prints its one-line incubator warning at start. Without it
  * the scalar kernels run. Both give the same bits: every lane is the same IEEE operation as the
