@@ -3,6 +3,7 @@ package io.jccl;
 import io.jccl.config.Setting;
 import io.jccl.config.Settings;
 import io.jccl.config.Values;
+import io.jccl.log.Log;
 import io.jccl.proto.Protocol;
 
 import java.net.StandardProtocolFamily;
@@ -14,21 +15,27 @@ import java.util.Set;
 
 /**
  * The settings of a communicator: the {@code JCCL_*} variables of docs/user-guide.md ("Environment
- * variables" lists each one with its default and meaning), NCCL's names with a J and NCCL's grammar. {@link #fromEnvironment()} reads them,
+ * variables" lists each one with its default and meaning; "Logging" tells about the JCCL_DEBUG
+ * ones), NCCL's names with a J and NCCL's grammar. {@link #fromEnvironment()} reads them,
  * {@link #defaults()} ignores them. Immutable: the {@code with} methods return changed copies, and
  * check a value as its variable is checked (a {@link JcclException} naming the variable, the value
  * and what is allowed).
  *
  * <pre>{@code
  * Config c = Config.fromEnvironment().withTimeout(Duration.ofSeconds(30)).withAlgorithms("ring")
- *         .withBuffSize("LL", 256 << 10).withDebug(Config.Debug.INFO);
+ *         .withBuffSize("LL", 256 << 10).withDebug(Config.Debug.INFO).withDebugSubsys("INIT,NET");
  * Communicator[] comms = Communicator.initAll(4, c);
  * }</pre>
  */
 public final class Config {
-    /** How much jccl says on standard error (JCCL_DEBUG). */
+    /** What jccl logs (JCCL_DEBUG), as NCCL_DEBUG: each level also logs what the ones before it do. */
     public enum Debug {
-        NONE, WARN, INFO
+        NONE, VERSION, WARN, INFO, TRACE
+    }
+
+    /** The parts of jccl whose INFO and TRACE lines JCCL_DEBUG_SUBSYS selects (NCCL's subsystems). */
+    public enum Subsys {
+        INIT, COLL, P2P, SHM, NET, GRAPH, TUNING, ENV, ALLOC, PROXY, BOOTSTRAP
     }
 
     /** NCCL's bounds: at most 16 threads and 64 sockets per connection (net_socket.cc's MAX_THREADS, MAX_SOCKETS). */
@@ -172,6 +179,16 @@ public final class Config {
         return with(Settings.DEBUG, level);
     }
 
+    /** The subsystems whose INFO and TRACE lines are logged (JCCL_DEBUG_SUBSYS): {@code "INIT,NET"}, {@code "^COLL"}, {@code "ALL"}. */
+    public Config withDebugSubsys(String spec) {
+        return withText(Settings.DEBUG_SUBSYS, spec);
+    }
+
+    /** Logs to this file instead of standard error (JCCL_DEBUG_FILE; %h: host name, %p: process id); null or blank: do not. */
+    public Config withDebugFile(String file) {
+        return withText(Settings.DEBUG_FILE, file);
+    }
+
     /** Interfaces for sockets (JCCL_SOCKET_IFNAME); blank means NCCL's default order. */
     public Config withSocketIfname(String spec) {
         return withText(Settings.SOCKET_IFNAME, spec);
@@ -255,13 +272,14 @@ public final class Config {
         int t = Settings.SOCKET_NTHREADS.check(threads);
         int s = Settings.NSOCKS_PERTHREAD.check(socksPerThread);
         if (t > MAX_SOCKET_THREADS) {
-            System.err.println("jccl WARN: JCCL_SOCKET_NTHREADS " + t + " is above " + MAX_SOCKET_THREADS + "; using " + MAX_SOCKET_THREADS);
+            Log.of(this, Log.NO_RANK).warn(Subsys.NET, "JCCL_SOCKET_NTHREADS " + t + " is above " + MAX_SOCKET_THREADS
+                    + "; using " + MAX_SOCKET_THREADS);
             t = MAX_SOCKET_THREADS;
         }
         if ((long) t * s > MAX_SOCKETS) {
             s = MAX_SOCKETS / t;
-            System.err.println("jccl WARN: JCCL_SOCKET_NTHREADS x JCCL_NSOCKS_PERTHREAD is above " + MAX_SOCKETS
-                    + " sockets; using " + s + " sockets per thread");
+            Log.of(this, Log.NO_RANK).warn(Subsys.NET, "JCCL_SOCKET_NTHREADS x JCCL_NSOCKS_PERTHREAD is above "
+                    + MAX_SOCKETS + " sockets; using " + s + " sockets per thread");
         }
         return with(Settings.SOCKET_NTHREADS, t).with(Settings.NSOCKS_PERTHREAD, s);
     }
@@ -409,6 +427,16 @@ public final class Config {
     /** What jccl logs (JCCL_DEBUG). */
     public Debug debug() {
         return get(Settings.DEBUG);
+    }
+
+    /** The subsystems whose INFO and TRACE lines are logged (JCCL_DEBUG_SUBSYS). */
+    public Set<Subsys> debugSubsys() {
+        return get(Settings.DEBUG_SUBSYS);
+    }
+
+    /** The file to log to (JCCL_DEBUG_FILE), as given: %h and %p not yet replaced. */
+    public Optional<String> debugFile() {
+        return Optional.ofNullable(get(Settings.DEBUG_FILE));
     }
 
     /** Every setting that has a value, as {@code JCCL_NAME=value} in the variables' own grammar. */

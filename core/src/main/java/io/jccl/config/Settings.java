@@ -1,6 +1,7 @@
 package io.jccl.config;
 
 import io.jccl.Config.Debug;
+import io.jccl.Config.Subsys;
 import io.jccl.algo.Algorithm;
 import io.jccl.proto.Protocol;
 
@@ -98,14 +99,25 @@ public final class Settings {
     public static final Setting<String> TOPO_DUMP_FILE = text("JCCL_TOPO_DUMP_FILE", 4096)
             .doc("where to write the topology in use, in NCCL's XML format");
     public static final Setting<Debug> DEBUG = new Setting<Debug>("JCCL_DEBUG", t -> Debug.valueOf(t.toUpperCase(Locale.ROOT)),
-            Debug::name, "must be NONE, WARN or INFO").initial(() -> Debug.WARN).doc("`INFO` also prints each call shape's "
-                    + "algorithm, protocol and channels once; `NONE`");
+            Debug::name, "must be NONE, VERSION, WARN, INFO or TRACE").initial(() -> Debug.WARN).doc("what jccl logs, as "
+                    + "`NCCL_DEBUG`: `NONE`; `VERSION` (jccl's version once per process); `WARN` (also warnings); `INFO` "
+                    + "(also what it decides, for the subsystems of `JCCL_DEBUG_SUBSYS`); `TRACE` (also every step worth "
+                    + "tracing). See Logging below");
+    public static final Setting<Set<Subsys>> DEBUG_SUBSYS = new Setting<Set<Subsys>>("JCCL_DEBUG_SUBSYS",
+            t -> select(withAllSpelledOut(t.toUpperCase(Locale.ROOT)), EnumSet.allOf(Subsys.class), Settings::subsys),
+            Settings::subsystems, LIST).initial(() -> Set.copyOf(EnumSet.of(Subsys.INIT, Subsys.BOOTSTRAP, Subsys.ENV)))
+            .doc("the subsystems whose `INFO` and `TRACE` lines are logged, as `NCCL_DEBUG_SUBSYS` (whose default this is): "
+                    + "a comma list of `INIT`, `COLL`, `P2P`, `SHM`, `NET`, `GRAPH`, `TUNING`, `ENV`, `ALLOC`, `PROXY`, "
+                    + "`BOOTSTRAP`, or `ALL`; `^` and a list to exclude. Warnings are logged whatever their subsystem");
+    public static final Setting<String> DEBUG_FILE = new Setting<String>("JCCL_DEBUG_FILE", Settings::debugFile, s -> s,
+            "must be a file name").doc("a file to log to instead of standard error, as `NCCL_DEBUG_FILE`: `%h` stands for the host name, `%p` "
+                    + "for the process id (`%%` for `%`); opened once per process, appended to");
 
     /** Every row, in the user guide's order. */
     public static final List<Setting<?>> ALL = List.of(BUFFSIZE, LL_BUFFSIZE, LL128_BUFFSIZE, TIMEOUT, ALGO, PROTO,
             MIN_NCHANNELS, MAX_NCHANNELS, INTER_BW, INTER_LATENCY, INTRA_BW, INTRA_LATENCY, TUNING_FILE, P2P_DISABLE,
             SHM_DISABLE, CMA_DISABLE, SOCKET_NTHREADS, NSOCKS_PERTHREAD, SOCKET_IFNAME, SOCKET_FAMILY, BOOTSTRAP_TIMEOUT,
-            HOSTID, TOPO_FILE, TOPO_DUMP_FILE, DEBUG);
+            HOSTID, TOPO_FILE, TOPO_DUMP_FILE, DEBUG, DEBUG_SUBSYS, DEBUG_FILE);
 
     static {
         for (int i = 0; i < ALL.size(); i++) {
@@ -234,11 +246,43 @@ public final class Settings {
         return EnumSet.copyOf(v).stream().map(Protocol::id).collect(Collectors.joining(","));
     }
 
+    /** {@code spec} with each {@code ALL} written out as every subsystem, so that {@code ^ALL} or {@code NET,ALL} is a list of names. */
+    private static String withAllSpelledOut(String spec) {
+        String every = Arrays.stream(Subsys.values()).map(Subsys::name).collect(Collectors.joining(","));
+        boolean exclude = spec.startsWith("^");
+        return (exclude ? "^" : "") + Arrays.stream((exclude ? spec.substring(1) : spec).split(",", -1))
+                .map(p -> p.strip().equals("ALL") ? every : p).collect(Collectors.joining(","));
+    }
+
+    private static Subsys subsys(String part) {
+        try {
+            return Subsys.valueOf(part);
+        } catch (IllegalArgumentException e) {
+            throw new Setting.Problem("names '" + part + "', not one of " + Arrays.toString(Subsys.values()) + " or ALL");
+        }
+    }
+
+    private static String subsystems(Set<Subsys> v) {
+        return v.size() == Subsys.values().length ? "ALL"
+                : EnumSet.copyOf(v).stream().map(Subsys::name).collect(Collectors.joining(","));
+    }
+
     private static StandardProtocolFamily family(String t) {
         return switch (t.toUpperCase(Locale.ROOT)) {
             case "AF_INET", "INET", "IPV4" -> StandardProtocolFamily.INET;
             case "AF_INET6", "INET6", "IPV6" -> StandardProtocolFamily.INET6;
             default -> throw new IllegalArgumentException();
         };
+    }
+
+    /** A debug file's name: {@code %h}, {@code %p} and {@code %%} are the only escapes (a stray one is a mistake). */
+    private static String debugFile(String t) {
+        for (int i = t.indexOf('%'); i >= 0; i = t.indexOf('%', i + 2)) {
+            if (i + 1 >= t.length() || "hp%".indexOf(t.charAt(i + 1)) < 0) {
+                throw new Setting.Problem("must be a file name in which % is followed by h (the host name), "
+                        + "p (the process id) or % (a %)");
+            }
+        }
+        return t;
     }
 }

@@ -1,6 +1,7 @@
 package io.jccl.config;
 
 import io.jccl.Config;
+import io.jccl.Config.Subsys;
 import io.jccl.JcclException;
 import io.jccl.engine.host.SharedSettings;
 import io.jccl.proto.Protocol;
@@ -10,7 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import static java.util.Map.entry;
@@ -28,7 +31,8 @@ class SettingsTest {
             entry("JCCL_SHM_DISABLE", "1"), entry("JCCL_CMA_DISABLE", "1"), entry("JCCL_SOCKET_NTHREADS", "2"),
             entry("JCCL_NSOCKS_PERTHREAD", "4"), entry("JCCL_SOCKET_IFNAME", "^docker,lo"), entry("JCCL_SOCKET_FAMILY", "AF_INET6"),
             entry("JCCL_BOOTSTRAP_TIMEOUT", "0.75"), entry("JCCL_HOSTID", "host-a"), entry("JCCL_TOPO_FILE", "/t/in.xml"),
-            entry("JCCL_TOPO_DUMP_FILE", "/t/out.xml"), entry("JCCL_DEBUG", "INFO"));
+            entry("JCCL_TOPO_DUMP_FILE", "/t/out.xml"), entry("JCCL_DEBUG", "INFO"),
+            entry("JCCL_DEBUG_SUBSYS", "COLL,NET"), entry("JCCL_DEBUG_FILE", "/t/jccl-%h-%p.log"));
 
     /** A value the row refuses, for every row. */
     static final Map<String, String> BAD = Map.ofEntries(entry("JCCL_BUFFSIZE", "12x"), entry("JCCL_LL_BUFFSIZE", "1000"),
@@ -39,11 +43,12 @@ class SettingsTest {
             entry("JCCL_SHM_DISABLE", "2"), entry("JCCL_CMA_DISABLE", "true"), entry("JCCL_SOCKET_NTHREADS", "0"),
             entry("JCCL_NSOCKS_PERTHREAD", "two"), entry("JCCL_SOCKET_IFNAME", "e".repeat(4097)),
             entry("JCCL_SOCKET_FAMILY", "AF_UNIX"), entry("JCCL_BOOTSTRAP_TIMEOUT", "soon"), entry("JCCL_HOSTID", "h".repeat(201)),
-            entry("JCCL_TOPO_FILE", "t".repeat(4097)), entry("JCCL_TOPO_DUMP_FILE", "d".repeat(4097)), entry("JCCL_DEBUG", "LOUD"));
+            entry("JCCL_TOPO_FILE", "t".repeat(4097)), entry("JCCL_TOPO_DUMP_FILE", "d".repeat(4097)), entry("JCCL_DEBUG", "LOUD"),
+            entry("JCCL_DEBUG_SUBSYS", "INIT,NETWORK"), entry("JCCL_DEBUG_FILE", "/t/jccl-%r.log"));
 
     @Test
     void theSamplesCoverEveryRow() {
-        java.util.Set<String> names = Settings.ALL.stream().map(Setting::name).collect(Collectors.toSet());
+        Set<String> names = Settings.ALL.stream().map(Setting::name).collect(Collectors.toSet());
         assertThat(SAMPLE.keySet()).isEqualTo(names);
         assertThat(BAD.keySet()).isEqualTo(names);
         assertThat(names).as("one bit each for 'given'").hasSizeLessThanOrEqualTo(64).hasSize(Settings.ALL.size());
@@ -82,7 +87,7 @@ class SettingsTest {
         assertThatThrownBy(() -> Config.defaults().withTimeout(Duration.ofSeconds(-2)))
                 .hasMessageEndingWith("argument 'JCCL_TIMEOUT' is '-2': must be positive: seconds, fractions allowed");
         assertThatThrownBy(() -> Config.defaults().withDebug(null)).hasMessageEndingWith("argument 'JCCL_DEBUG' is null: "
-                + "must be NONE, WARN or INFO");
+                + "must be NONE, VERSION, WARN, INFO or TRACE");
         assertThatThrownBy(() -> Config.defaults().withBuffSize(Protocol.LL, 4096)).hasMessageContaining("JCCL_LL_BUFFSIZE")
                 .hasMessageContaining("at least 32768");
     }
@@ -168,6 +173,42 @@ class SettingsTest {
         }
         assertThatThrownBy(() -> Values.defaults().readShared(new java.io.DataInputStream(new java.io.ByteArrayInputStream(b.toByteArray()))))
                 .isInstanceOf(java.io.IOException.class).hasMessageContaining("JCCL_TIMEOUT is not a shared setting");
+    }
+
+    @Test
+    void debugSubsystemsFollowNcclsGrammar() {
+        Set<Subsys> all = EnumSet.allOf(Subsys.class);
+        assertThat(subsys("NET")).containsExactly(Subsys.NET);
+        assertThat(subsys("init, net")).containsExactlyInAnyOrder(Subsys.INIT, Subsys.NET);
+        assertThat(subsys("^NET")).isEqualTo(EnumSet.complementOf(EnumSet.of(Subsys.NET)));
+        assertThat(subsys("ALL")).isEqualTo(all);
+        assertThat(subsys("NET,ALL")).isEqualTo(all);
+        assertThat(subsys("ALLOC")).as("ALLOC is not ALL").containsExactly(Subsys.ALLOC);
+        assertThat(subsys("^ALLOC,COLL")).isEqualTo(EnumSet.complementOf(EnumSet.of(Subsys.ALLOC, Subsys.COLL)));
+        assertThat(Config.defaults().debugSubsys()).as("NCCL's default").containsExactlyInAnyOrder(Subsys.INIT, Subsys.BOOTSTRAP,
+                Subsys.ENV);
+        assertThat(Config.defaults().withDebugSubsys("ALL").toString()).contains("JCCL_DEBUG_SUBSYS=ALL");
+        assertThatThrownBy(() -> subsys("^ALL")).hasMessageContaining("argument 'JCCL_DEBUG_SUBSYS' is '^ALL': leaves nothing");
+        assertThatThrownBy(() -> subsys("NET,,COLL")).hasMessageContaining("names ''");
+        assertThatThrownBy(() -> subsys("CALL")).hasMessageContaining("names 'CALL', not one of [INIT, COLL, P2P, SHM, NET, "
+                + "GRAPH, TUNING, ENV, ALLOC, PROXY, BOOTSTRAP] or ALL");
+    }
+
+    private static Set<Subsys> subsys(String spec) {
+        return Config.fromVariables(Map.of("JCCL_DEBUG_SUBSYS", spec)).debugSubsys();
+    }
+
+    @Test
+    void debugLevelsAndFilesAreReadAsNcclReadsThem() {
+        assertThat(Config.fromVariables(Map.of("JCCL_DEBUG", "trace")).debug()).isEqualTo(Config.Debug.TRACE);
+        assertThat(Config.Debug.VERSION).isLessThan(Config.Debug.WARN);
+        assertThat(Config.Debug.INFO).isLessThan(Config.Debug.TRACE);
+        assertThat(Config.fromVariables(Map.of("JCCL_DEBUG_FILE", "/t/100%%-%h.%p")).debugFile()).contains("/t/100%%-%h.%p");
+        assertThat(Config.defaults().withDebugFile(" ").debugFile()).isEmpty();
+        for (String bad : new String[] {"/t/log%", "/t/%H", "/t/%%%"}) {
+            assertThatThrownBy(() -> Config.defaults().withDebugFile(bad)).as(bad).isInstanceOf(JcclException.class)
+                    .hasMessageContaining("argument 'JCCL_DEBUG_FILE' is '" + bad + "': must be a file name in which %");
+        }
     }
 
     @Test
