@@ -1,5 +1,6 @@
 package io.jccl.log;
 
+import io.jccl.ChildJvm;
 import io.jccl.Config;
 import io.jccl.Config.Debug;
 import io.jccl.Config.Subsys;
@@ -13,13 +14,16 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * JCCL_DEBUG, JCCL_DEBUG_SUBSYS and JCCL_DEBUG_FILE as NCCL reads them, written to the file.
+ * JCCL_DEBUG, JCCL_DEBUG_SUBSYS and JCCL_DEBUG_FILE as NCCL reads them, and where lines go: the
+ * file, the application's System.LoggerFinder, or standard error (the last two in JVMs of their
+ * own, since a process picks its finder once).
  */
 class LogTest {
     private static final long PID = ProcessHandle.current().pid();
@@ -116,5 +120,56 @@ class LogTest {
         Log log = Log.of(Config.defaults().withDebugFile(dir.resolve("no/such/dir/x.log").toString()), 0);
         log.warn(Subsys.INIT, "still said");
         assertThat(dir.resolve("no")).doesNotExist();
+    }
+
+    /** A JVM of its own running {@link LogChild}: its standard output and standard error. */
+    private static String[] child(Path classPathExtra, Map<String, String> env) throws Exception {
+        List<String> cmd = ChildJvm.command("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+        int cp = cmd.indexOf("-cp") + 1;
+        if (classPathExtra != null) {
+            cmd.set(cp, classPathExtra + java.io.File.pathSeparator + cmd.get(cp));
+        }
+        cmd.add(LogChild.class.getName());
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().keySet().removeIf(k -> k.startsWith("JCCL_"));
+        pb.environment().putAll(env);
+        Path out = Files.createTempFile("jccl-log-child", ".out");
+        Path err = Files.createTempFile("jccl-log-child", ".err");
+        try {
+            Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the child ends").isTrue();
+            String[] both = {Files.readString(out), Files.readString(err)};
+            assertThat(p.exitValue()).as("the child's output:%n%s%n%s", both[0], both[1]).isZero();
+            return both;
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    @Test
+    void anApplicationsLoggerFinderReceivesJcclsRecords(@TempDir Path dir) throws Exception {
+        Path services = Files.createDirectories(dir.resolve("META-INF/services"));
+        Files.writeString(services.resolve("java.lang.System$LoggerFinder"), RecordingFinder.class.getName() + "\n");
+        String[] outErr = child(dir, Map.of("JCCL_DEBUG", "INFO", "JCCL_DEBUG_SUBSYS", "INIT,COLL,ENV"));
+        List<String> records = outErr[0].lines().filter(l -> l.startsWith("RECORD ")).toList();
+        assertThat(records).contains("RECORD io.jccl.init INFO [0] init complete: rank 0 of 2 on the host engine",
+                "RECORD io.jccl.init INFO [1] init complete: rank 1 of 2 on the host engine",
+                "RECORD io.jccl.env INFO [0] JCCL_DEBUG set to INFO");
+        assertThat(records).anyMatch(r -> r.matches("RECORD io\\.jccl\\.init INFO \\[0\\] jccl version \\S+ \\(Java .*"));
+        assertThat(records).anyMatch(r -> r.startsWith("RECORD io.jccl.coll INFO [1] allreduce: count 256 FLOAT32 sum root 0 "));
+        assertThat(outErr[1]).as("nothing of jccl's on standard error").doesNotContain(" jccl ");
+    }
+
+    @Test
+    void withoutOneLinesGoToStandardErrorAsNcclsDo() throws Exception {
+        String[] outErr = child(null, Map.of("JCCL_DEBUG", "INFO", "JCCL_DEBUG_SUBSYS", "INIT,COLL"));
+        assertThat(outErr[0]).doesNotContain("RECORD");
+        List<String> lines = outErr[1].lines().filter(l -> l.contains(" jccl ")).toList();
+        assertThat(lines).allMatch(l -> l.matches("[^:\\s]+:\\d+:\\d+ \\[[-0-9]+\\] jccl (WARN|INFO|TRACE) [A-Z0-9]+ .+"));
+        assertThat(lines).filteredOn(l -> l.contains("jccl version")).hasSize(1);
+        assertThat(lines).anyMatch(l -> l.endsWith(" [1] jccl INFO INIT init complete: rank 1 of 2 on the host engine"));
+        assertThat(lines).anyMatch(l -> l.contains(" [0] jccl INFO COLL allreduce: count 256 FLOAT32 sum root 0 "));
+        assertThat(lines).noneMatch(l -> l.contains(" ENV "));
     }
 }
