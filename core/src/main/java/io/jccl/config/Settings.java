@@ -106,6 +106,7 @@ public final class Settings {
     public static final Setting<Set<Subsys>> DEBUG_SUBSYS = new Setting<Set<Subsys>>("JCCL_DEBUG_SUBSYS",
             t -> select(withAllSpelledOut(t.toUpperCase(Locale.ROOT)), EnumSet.allOf(Subsys.class), Settings::subsys),
             Settings::subsystems, LIST).initial(() -> Set.copyOf(EnumSet.of(Subsys.INIT, Subsys.BOOTSTRAP, Subsys.ENV)))
+            .defaultDoc("INIT,BOOTSTRAP,ENV")
             .doc("the subsystems whose `INFO` and `TRACE` lines are logged, as `NCCL_DEBUG_SUBSYS` (whose default this is): "
                     + "a comma list of `INIT`, `COLL`, `P2P`, `SHM`, `NET`, `GRAPH`, `TUNING`, `ENV`, `ALLOC`, `PROXY`, "
                     + "`BOOTSTRAP`, or `ALL`; `^` and a list to exclude. Warnings are logged whatever their subsystem");
@@ -277,6 +278,7 @@ public final class Settings {
 
     /** A debug file's name: {@code %h}, {@code %p} and {@code %%} are the only escapes (a stray one is a mistake). */
     private static String debugFile(String t) {
+        Path.of(t.replace("%", "")); // an InvalidPathException (a NUL): refused now, not when a rank opens it
         for (int i = t.indexOf('%'); i >= 0; i = t.indexOf('%', i + 2)) {
             if (i + 1 >= t.length() || "hp%".indexOf(t.charAt(i + 1)) < 0) {
                 throw new Setting.Problem("must be a file name in which % is followed by h (the host name), "

@@ -209,6 +209,8 @@ class SettingsTest {
             assertThatThrownBy(() -> Config.defaults().withDebugFile(bad)).as(bad).isInstanceOf(JcclException.class)
                     .hasMessageContaining("argument 'JCCL_DEBUG_FILE' is '" + bad + "': must be a file name in which %");
         }
+        assertThatThrownBy(() -> Config.defaults().withDebugFile("/t/a\0b")).isInstanceOf(JcclException.class)
+                .hasMessageContaining("argument 'JCCL_DEBUG_FILE' is '/t/a\0b': must be a file name");
     }
 
     @Test
