@@ -34,14 +34,15 @@ import java.util.jar.JarFile;
  * rank's {@link Config}. {@link #on} costs two comparisons, so a caller whose message is dear
  * tests it first or passes a {@link Supplier}, which is called only when the line is written.
  *
- * <p>Where lines go, decided per process: to JCCL_DEBUG_FILE if it is set ({@code %h} the host
- * name, {@code %p} the process id; opened once and appended to); else, when the application has
+ * <p>Where lines go: to JCCL_DEBUG_FILE if it is set ({@code %h} the host name, {@code %p} the
+ * process id; opened once per process and appended to); else, when the application has
  * installed its own {@link System.LoggerFinder} (SLF4J's, log4j's, ...), to
  * {@code System.getLogger("io.jccl." + subsystem)} at the matching level, so that the application's
  * configuration decides; else to standard error as NCCL's lines,
  * {@code host:pid:tid [rank] jccl INFO NET message}. The JDK's own finders (java.base's default,
  * and java.logging's) are told apart from an application's by their module: a finder whose class
- * lives in a {@code java.*} or {@code jdk.*} module is the JDK's. Standard error is written through
+ * lives in a {@code java.*} or {@code jdk.*} module is the JDK's (looked at once per process, at
+ * the first Log without a file). Standard error is written through
  * a stream of this class over {@link FileDescriptor#err}, one write per line, never through
  * {@code System.err}.
  *
@@ -113,26 +114,32 @@ public final class Log {
                 && (l == Debug.WARN.ordinal() || (subsystems & 1L << subsystem.ordinal()) != 0);
     }
 
+    /** A warning: written at WARN and above, whatever JCCL_DEBUG_SUBSYS says. */
     public void warn(Subsys subsystem, String message) {
         log(Debug.WARN, subsystem, message);
     }
 
+    /** A warning made by {@code message} only when it is written. */
     public void warn(Subsys subsystem, Supplier<String> message) {
         log(Debug.WARN, subsystem, message);
     }
 
+    /** What jccl decided: written at INFO and TRACE when JCCL_DEBUG_SUBSYS names {@code subsystem}. */
     public void info(Subsys subsystem, String message) {
         log(Debug.INFO, subsystem, message);
     }
 
+    /** As {@link #info(Subsys, String)}, the message made only when it is written. */
     public void info(Subsys subsystem, Supplier<String> message) {
         log(Debug.INFO, subsystem, message);
     }
 
+    /** A step worth tracing: written at TRACE when JCCL_DEBUG_SUBSYS names {@code subsystem}. */
     public void trace(Subsys subsystem, String message) {
         log(Debug.TRACE, subsystem, message);
     }
 
+    /** As {@link #trace(Subsys, String)}, the message made only when it is written. */
     public void trace(Subsys subsystem, Supplier<String> message) {
         log(Debug.TRACE, subsystem, message);
     }
