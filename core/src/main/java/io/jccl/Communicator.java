@@ -1,5 +1,7 @@
 package io.jccl;
 
+import io.jccl.Config.Debug;
+import io.jccl.Config.Subsys;
 import io.jccl.bootstrap.Bootstrap;
 import io.jccl.bootstrap.CommId;
 import io.jccl.bootstrap.Launch;
@@ -11,10 +13,12 @@ import io.jccl.engine.P2pArgs;
 import io.jccl.engine.cuda.CudaComm;
 import io.jccl.CudaDevice;
 import io.jccl.engine.host.HostComm;
+import io.jccl.log.Log;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * One rank of a group of ranks that run collectives together, as an NCCL communicator. Buffers are
@@ -62,11 +66,21 @@ public final class Communicator implements AutoCloseable {
     private final Bootstrap bootstrap;
     /** The ranks of the same {@code initAll} call; null for {@code init}. */
     private final ThreadRanks threadRanks;
+    /** This rank's log: one line per call at INFO for COLL or P2P, as NCCL's. */
+    private final Log log;
 
     private Communicator(EngineRank engine, Bootstrap bootstrap, ThreadRanks threadRanks) {
         this.engine = engine;
         this.bootstrap = bootstrap;
         this.threadRanks = threadRanks;
+        this.log = initialized(engine.config(), engine.rank(), engine.size(),
+                () -> engine instanceof CudaComm c ? "the CUDA engine, GPU " + c.device().pciBusId() : "the host engine");
+    }
+
+    private static Log initialized(Config config, int rank, int size, Supplier<String> engine) {
+        Log log = Log.of(config, rank);
+        log.info(Subsys.INIT, () -> "init complete: rank " + rank + " of " + size + " on " + engine.get());
+        return log;
     }
 
     /**
@@ -362,6 +376,10 @@ public final class Communicator implements AutoCloseable {
 
     private void collective(Collective c, MemorySegment send, MemorySegment recv, long count, DataType type, RedOp op,
                             int root, Stream stream) {
+        if (log.on(Debug.INFO, Subsys.COLL)) { // tested here: a call's path must not even make the message's lambda
+            log.info(Subsys.COLL, c.cliName() + ": count " + count + " " + type + " " + op + " root " + root + " sendbuff "
+                    + address(send) + " recvbuff " + address(recv) + " [nranks=" + size() + "]" + (Group.active() ? " in a group" : ""));
+        }
         EngineStream s = engineStream(stream);
         engine.checkUsable();
         CollectiveArgs a = Checks.collective(rank(), size(), c, send, recv, count, type, op, root, engine.bufferThread(s));
@@ -370,6 +388,10 @@ public final class Communicator implements AutoCloseable {
         } else {
             engine.submit(List.of(a), List.of(), s);
         }
+    }
+
+    private static String address(MemorySegment m) {
+        return m == null ? "null" : m.isNative() ? "0x" + Long.toHexString(m.address()) : "heap";
     }
 
     void issue(List<CollectiveArgs> collectives, List<P2pArgs> p2p, Stream stream) {
@@ -419,6 +441,10 @@ public final class Communicator implements AutoCloseable {
     }
 
     private void p2p(boolean send, MemorySegment buf, long count, DataType type, int peer, Stream stream) {
+        if (log.on(Debug.INFO, Subsys.P2P)) {
+            log.info(Subsys.P2P, (send ? "send" : "recv") + ": count " + count + " " + type + (send ? " to" : " from") + " peer "
+                    + peer + " buff " + address(buf) + (Group.active() ? " in a group" : ""));
+        }
         EngineStream s = engineStream(stream);
         engine.checkUsable();
         P2pArgs a = Checks.p2p(rank(), size(), send, buf, count, type, peer, engine.bufferThread(s));

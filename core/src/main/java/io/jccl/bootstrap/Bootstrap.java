@@ -1,8 +1,10 @@
 package io.jccl.bootstrap;
 
 import io.jccl.Config;
+import io.jccl.Config.Subsys;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
+import io.jccl.log.Log;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -86,7 +88,7 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
         checkCommon(rank, config, transports);
         Deadline d = Deadline.after(config.bootstrapTimeout());
         NetInterfaces.Selected sel = NetInterfaces.select(config, rootAddress(id));
-        PeerLinks links = PeerLinks.bind(sel.address(), rank);
+        PeerLinks links = PeerLinks.bind(sel.address(), rank, config);
         try {
             links.start(rank, nranks, id.secret(), handshakeTimeout(config));
             InetSocketAddress next = RootClient.join(id, nranks, rank, links.address(), d, grace(config));
@@ -99,6 +101,8 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
                         + peers.get(nextRank).bootstrapAddress() + " but the root said " + next);
             }
             peers.forEach(p -> links.setAddress(p.rank(), p.bootstrapAddress()));
+            Log.of(config, rank).info(Subsys.BOOTSTRAP, () -> "joined the bootstrap of root " + id + " as rank " + rank + " of "
+                    + nranks + ", listening at " + links.address() + " (" + sel.name() + ")");
             return new Bootstrap(rank, peers, links, id.secret(), config);
         } catch (RuntimeException e) {
             links.close();
@@ -121,7 +125,7 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
         }
         checkCommon(rank, config, transports);
         NetInterfaces.Selected sel = NetInterfaces.select(config, null);
-        PeerLinks links = PeerLinks.bind(sel.address(), rank);
+        PeerLinks links = PeerLinks.bind(sel.address(), rank, config);
         try {
             PeerInfo me = PeerInfo.local(rank, config, links.address(), List.of(sel.address()), transports);
             byte[] mySecret = rank == 0 ? CommId.newSecret() : new byte[0];
@@ -152,6 +156,8 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
             List<PeerInfo> peers = decodeAll(infos, rank, "peer info");
             links.start(rank, size, secret, handshakeTimeout(config));
             peers.forEach(p -> links.setAddress(p.rank(), p.bootstrapAddress()));
+            Log.of(config, rank).info(Subsys.BOOTSTRAP, () -> "joined through the job's all-gather as rank " + rank + " of "
+                    + size + ", listening at " + links.address() + " (" + sel.name() + ")");
             return new Bootstrap(rank, peers, links, secret, config);
         } catch (RuntimeException e) {
             links.close();
@@ -351,7 +357,7 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
         }
         synchronized (collective) {
             int seq = ++splits;
-            PeerLinks child = color == NO_COLOR ? null : PeerLinks.bind(links.address().getAddress(), rank);
+            PeerLinks child = color == NO_COLOR ? null : PeerLinks.bind(links.address().getAddress(), rank, config);
             try {
                 Wire.Writer w = new Wire.Writer().i32(color).i32(key);
                 if (child != null) {
@@ -390,6 +396,8 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
                 byte[] childSecret = splitSecret(seq, color);
                 child.start(newRank, members.size(), childSecret, handshakeTimeout(config));
                 infos.forEach(p -> child.setAddress(p.rank(), p.bootstrapAddress()));
+                Log.of(config, newRank).info(Subsys.BOOTSTRAP, "split color " + color + " key " + key + ": rank " + rank
+                        + " became rank " + newRank + " of " + members.size());
                 return new Bootstrap(newRank, infos, child, childSecret, config);
             } catch (RuntimeException e) {
                 if (child != null) {

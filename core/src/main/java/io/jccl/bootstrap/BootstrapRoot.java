@@ -1,8 +1,10 @@
 package io.jccl.bootstrap;
 
 import io.jccl.Config;
+import io.jccl.Config.Subsys;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
+import io.jccl.log.Log;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -45,10 +47,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * }</pre>
  */
 public final class BootstrapRoot implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger("io.jccl.bootstrap");
     private static final int MAX_PENDING = 4096;
 
     private final CommId id;
+    private final Log log;
     private final ServerSocket server;
     private final long timeoutNanos;
     private final int handshakeMillis;
@@ -72,6 +74,8 @@ public final class BootstrapRoot implements AutoCloseable {
     private BootstrapRoot(CommId id, ServerSocket server, Config config) {
         this.id = id;
         this.server = server;
+        this.log = Log.of(config, Log.NO_RANK);
+        log.info(Subsys.BOOTSTRAP, () -> "bootstrap root listening at " + id);
         Duration t = config.bootstrapTimeout();
         this.timeoutNanos = t.toNanos();
         this.handshakeMillis = Math.clamp(Math.min(t.toMillis(), 10_000), 1, Integer.MAX_VALUE);
@@ -148,7 +152,7 @@ public final class BootstrapRoot implements AutoCloseable {
                             break;
                         }
                     }
-                    LOG.log(System.Logger.Level.WARNING, "bootstrap root " + id + ": accept failed: " + e);
+                    log.warn(Subsys.BOOTSTRAP, "bootstrap root " + id + ": accept failed: " + e);
                     Sockets.sleep(50, JcclException.NO_RANK, "the bootstrap root's listener");
                     continue;
                 }
@@ -197,7 +201,7 @@ public final class BootstrapRoot implements AutoCloseable {
             return; // a handshake cut short by the root's own shutdown
         }
         rejected.incrementAndGet();
-        LOG.log(System.Logger.Level.WARNING, "bootstrap root " + id + ": dropped a connection from "
+        log.warn(Subsys.BOOTSTRAP, "bootstrap root " + id + ": dropped a connection from "
                 + s.getRemoteSocketAddress() + ": " + why);
     }
 
@@ -233,12 +237,14 @@ public final class BootstrapRoot implements AutoCloseable {
                 return;
             }
             members.put(rank, new Member(ch, listen));
+            log.trace(Subsys.BOOTSTRAP, () -> "bootstrap root " + id + ": rank " + rank + " joined from " + ch.remote());
             if (members.size() == nranks) {
                 for (int r = 0; r < nranks; r++) {
                     Member m = members.get(r);
                     send(m.channel, RootProtocol.next(nranks, members.get((r + 1) % nranks).listen));
                     m.channel.close();
                 }
+                log.info(Subsys.BOOTSTRAP, "bootstrap root " + id + ": all " + nranks + " ranks joined");
                 finish("done");
             }
         }
@@ -246,7 +252,7 @@ public final class BootstrapRoot implements AutoCloseable {
 
     /** Tells every joined rank (and {@code extra}) why the rendezvous failed, and stops. Holding the lock. */
     private void fail(ErrorCode code, String message, SecureChannel extra) {
-        LOG.log(System.Logger.Level.WARNING, "bootstrap root " + id + ": " + message);
+        log.warn(Subsys.BOOTSTRAP, "bootstrap root " + id + ": " + message);
         byte[] err = RootProtocol.error(code, message);
         failure = err;
         List<SecureChannel> all = new ArrayList<>();
@@ -263,7 +269,7 @@ public final class BootstrapRoot implements AutoCloseable {
 
     private void timeOut() {
         if (nranks < 0) {
-            LOG.log(System.Logger.Level.WARNING, "bootstrap root " + id + ": no rank joined within "
+            log.warn(Subsys.BOOTSTRAP, "bootstrap root " + id + ": no rank joined within "
                     + Deadline.seconds(Duration.ofNanos(timeoutNanos)));
             finish("no rank joined");
             return;
@@ -285,11 +291,11 @@ public final class BootstrapRoot implements AutoCloseable {
         Sockets.closeQuietly(server);
     }
 
-    private static void send(SecureChannel ch, byte[] message) {
+    private void send(SecureChannel ch, byte[] message) {
         try {
             ch.send(message);
         } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "bootstrap root: could not answer " + ch.remote() + ": " + e);
+            log.warn(Subsys.BOOTSTRAP, "bootstrap root " + id + ": could not answer " + ch.remote() + ": " + e);
         }
     }
 

@@ -1,9 +1,9 @@
 package io.jccl.bootstrap;
 
 import io.jccl.Config;
+import io.jccl.log.Log;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -57,18 +57,7 @@ final class HostIdentity {
 
     /** This host's name as the kernel knows it (no DNS lookup). */
     static String hostname() {
-        String h = read(Path.of("/proc/sys/kernel/hostname"));
-        if (h == null) {
-            h = System.getenv("HOSTNAME");
-        }
-        if (h == null) {
-            try {
-                h = InetAddress.getLocalHost().getHostName();
-            } catch (IOException e) {
-                h = "unknown";
-            }
-        }
-        return h.length() > 200 ? h.substring(0, 200) : h;
+        return Log.hostname();
     }
 
     /**

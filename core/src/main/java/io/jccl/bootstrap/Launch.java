@@ -1,6 +1,8 @@
 package io.jccl.bootstrap;
 
 import io.jccl.Config;
+import io.jccl.Config.Subsys;
+import io.jccl.log.Log;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,6 +32,9 @@ public final class Launch {
     public static Bootstrap bootstrap(LaunchEnvironment le, Config config, Set<String> transports) {
         int rank = le.rank();
         int size = le.size();
+        Log.of(config, rank).info(Subsys.INIT, () -> "launched by " + le.launcher() + ": rank " + rank + " of " + size
+                + le.localRank().stream().mapToObj(l -> ", local rank " + l).findFirst().orElse("")
+                + le.localSize().stream().mapToObj(l -> " of " + l).findFirst().orElse("") + ", root " + le.root());
         return switch (le.root()) {
             case LaunchEnvironment.Given g when g.hostedByRank0() && rank == 0 -> {
                 try (BootstrapRoot root = BootstrapRoot.listen(g.id(), config)) {

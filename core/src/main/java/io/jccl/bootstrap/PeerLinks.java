@@ -1,7 +1,10 @@
 package io.jccl.bootstrap;
 
+import io.jccl.Config;
+import io.jccl.Config.Subsys;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
+import io.jccl.log.Log;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -38,9 +41,10 @@ final class PeerLinks implements AutoCloseable {
     static final int MAX_MESSAGE = 64 << 20;
     private static final int MAX_PENDING = 1024;
     private static final Duration PEER_CONNECT_RETRY = Duration.ofSeconds(2);
-    private static final System.Logger LOG = System.getLogger("io.jccl.bootstrap");
 
     private final ServerSocket server;
+    private final Config config;
+    private Log log;
     private final InetSocketAddress address;
     private final Set<Socket> pending = ConcurrentHashMap.newKeySet();
     private final AtomicInteger rejected = new AtomicInteger();
@@ -54,14 +58,15 @@ final class PeerLinks implements AutoCloseable {
     private Outbound[] outbound;
     private Thread acceptor;
 
-    private PeerLinks(ServerSocket server) {
+    private PeerLinks(ServerSocket server, Config config) {
         this.server = server;
+        this.config = config;
         this.address = new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
     }
 
     /** Listens on a free port of {@code address}; connections wait in the backlog until {@link #start}. */
-    static PeerLinks bind(InetAddress address, int rank) {
-        return new PeerLinks(Sockets.listen(address, 0, rank));
+    static PeerLinks bind(InetAddress address, int rank, Config config) {
+        return new PeerLinks(Sockets.listen(address, 0, rank), config);
     }
 
     InetSocketAddress address() {
@@ -70,6 +75,7 @@ final class PeerLinks implements AutoCloseable {
 
     void start(int rank, int size, byte[] secret, Duration handshakeTimeout) {
         this.rank = rank;
+        this.log = Log.of(config, rank);
         this.size = size;
         this.secret = secret.clone();
         this.handshakeMillis = Math.clamp(handshakeTimeout.toMillis(), 1, Integer.MAX_VALUE);
@@ -108,7 +114,7 @@ final class PeerLinks implements AutoCloseable {
                 s = server.accept();
             } catch (IOException e) {
                 if (!closed) {
-                    LOG.log(System.Logger.Level.WARNING, "rank " + rank + ": bootstrap accept failed: " + e);
+                    log.warn(Subsys.BOOTSTRAP, "bootstrap accept failed: " + e);
                     Sockets.sleep(50, rank, "the bootstrap listener");
                 }
                 continue;
@@ -153,7 +159,7 @@ final class PeerLinks implements AutoCloseable {
         Sockets.closeQuietly(s);
         if (!closed) {
             rejected.incrementAndGet();
-            LOG.log(System.Logger.Level.WARNING, "rank " + rank + ": dropped a bootstrap connection from "
+            log.warn(Subsys.BOOTSTRAP, "dropped a bootstrap connection from "
                     + s.getRemoteSocketAddress() + ": " + why);
         }
     }

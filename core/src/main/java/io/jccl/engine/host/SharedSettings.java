@@ -3,7 +3,7 @@ package io.jccl.engine.host;
 import io.jccl.Config;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
-import io.jccl.proto.Protocol;
+import io.jccl.config.Values;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -15,22 +15,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.stream.Collectors;
 
 /**
- * What rank 0 gives every rank at init so that all plan alike: its plan-deciding settings (buffer
- * sizes, JCCL_ALGO, JCCL_PROTO, channel bounds, JCCL_INTER_BW/LATENCY, and the transports it
- * disabled: both ends of a connection must choose alike), its core count and the contents of its tuning file
- * (the tuner decides from shared state only), a random id naming this communicator's
- * shared-memory files and keying the socket transport's connections (with the bootstrap's secret).
+ * What rank 0 gives every rank at init so that all plan alike: its settings that the table marks
+ * shared (io.jccl.config.Settings: buffer sizes, JCCL_ALGO, JCCL_PROTO, channel bounds,
+ * JCCL_INTER/INTRA_*, the transports it disabled: both ends of a connection must choose alike),
+ * its core count and the contents of its tuning file (the tuner decides from shared state only),
+ * and a random id naming this communicator's shared-memory files and keying the socket transport's
+ * connections (with the bootstrap's secret).
  *
- * @param tuningFile  rank 0's tuning file name (for messages), or null
- * @param tuningText  its contents, or null
+ * @param tuningText the contents of rank 0's tuning file, or null
+ * @param rank0      rank 0's configuration, of which only the shared settings count (decoded
+ *                   ones hold defaults elsewhere)
  */
-public record SharedSettings(long commId, boolean p2pDisable, boolean shmDisable, long buffSize, long llBuffSize, long ll128BuffSize,
-                      String algorithms, String protocols, int minChannels, int maxChannels, boolean channelsGiven, double interBandwidth,
-                      double interLatency, double intraBandwidth, double intraLatency, int cores, String tuningFile, String tuningText) {
-    private static final int MAGIC = 0x4a43_5335; // "JCS5"
+public record SharedSettings(long commId, int cores, String tuningText, Config rank0) {
+    private static final int MAGIC = 0x4a43_5336; // "JCS6"
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Rank 0's settings (reads its tuning file). */
@@ -45,24 +44,31 @@ public record SharedSettings(long commId, boolean p2pDisable, boolean shmDisable
             }
         }
         long id = RANDOM.nextLong() & Long.MAX_VALUE;
-        return new SharedSettings(id == 0 ? 1 : id, c.p2pDisable(), c.shmDisable(), c.buffSize(Protocol.SIMPLE), c.buffSize(Protocol.LL),
-                c.buffSize(Protocol.LL128), String.join(",", c.algorithms()),
-                c.protocols().stream().map(Protocol::id).collect(Collectors.joining(",")), c.minChannels(), c.maxChannels(),
-                c.channelBoundsGiven(), c.interBandwidth(), c.interLatency(), c.intraBandwidth(), c.intraLatency(), Runtime.getRuntime().availableProcessors(), f == null ? null : f.toString(), text);
+        return new SharedSettings(id == 0 ? 1 : id, Runtime.getRuntime().availableProcessors(), text, c);
+    }
+
+    public boolean p2pDisable() {
+        return rank0.p2pDisable();
+    }
+
+    public boolean shmDisable() {
+        return rank0.shmDisable();
+    }
+
+    /** Rank 0's tuning file name (for messages), or null. */
+    public String tuningFile() {
+        Path f = rank0.tuningFile();
+        return f == null ? null : f.toString();
     }
 
     /**
-     * {@code own} with these plan-deciding settings; the rank keeps its timeout, debug level and the
-     * rest. Rank 0's channel bounds hold on every rank; those it left at their defaults still
-     * count as defaults (the CUDA engine sizes channels to the GPU only then).
+     * {@code own} with rank 0's shared settings; the rank keeps its timeout, debug level and the
+     * rest. Each shared setting counts as given where rank 0's was: rank 0's channel bounds hold on
+     * every rank, and those it left at their defaults still count as defaults (the CUDA engine
+     * sizes channels to the GPU only then).
      */
     public Config applyTo(Config own) {
-        Config c = own.withBuffSize(Protocol.SIMPLE, buffSize).withBuffSize(Protocol.LL, llBuffSize)
-                .withBuffSize(Protocol.LL128, ll128BuffSize).withAlgorithms(algorithms).withProtocols(protocols)
-                .withInterServer(interBandwidth, interLatency)
-                .withIntraServer(intraBandwidth, intraLatency).withP2pDisable(p2pDisable).withShmDisable(shmDisable);
-        c = channelsGiven ? c.withChannels(minChannels, maxChannels) : c.withDefaultChannels(minChannels, maxChannels);
-        return c.withTuningFile(tuningFile == null ? null : Path.of(tuningFile));
+        return Values.of(own).withSharedOf(Values.of(rank0)).config();
     }
 
     public byte[] encode() {
@@ -70,23 +76,9 @@ public record SharedSettings(long commId, boolean p2pDisable, boolean shmDisable
         try (DataOutputStream o = new DataOutputStream(b)) {
             o.writeInt(MAGIC);
             o.writeLong(commId);
-            o.writeBoolean(p2pDisable);
-            o.writeBoolean(shmDisable);
-            o.writeLong(buffSize);
-            o.writeLong(llBuffSize);
-            o.writeLong(ll128BuffSize);
-            writeString(o, algorithms);
-            writeString(o, protocols);
-            o.writeInt(minChannels);
-            o.writeInt(maxChannels);
-            o.writeBoolean(channelsGiven);
-            o.writeDouble(interBandwidth);
-            o.writeDouble(interLatency);
-            o.writeDouble(intraBandwidth);
-            o.writeDouble(intraLatency);
             o.writeInt(cores);
-            writeString(o, tuningFile);
             writeString(o, tuningText);
+            Values.of(rank0).writeShared(o);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -98,13 +90,14 @@ public record SharedSettings(long commId, boolean p2pDisable, boolean shmDisable
             if (in.readInt() != MAGIC) {
                 throw new IOException("not rank 0's settings");
             }
-            SharedSettings s = new SharedSettings(in.readLong(), in.readBoolean(), in.readBoolean(), in.readLong(), in.readLong(),
-                    in.readLong(), readString(in), readString(in), in.readInt(), in.readInt(), in.readBoolean(), in.readDouble(), in.readDouble(),
-                    in.readDouble(), in.readDouble(), in.readInt(), readString(in), readString(in));
+            long commId = in.readLong();
+            int cores = in.readInt();
+            String tuningText = readString(in);
+            Config rank0 = Values.defaults().readShared(in).config();
             if (in.read() != -1) {
                 throw new IOException("trailing bytes");
             }
-            return s;
+            return new SharedSettings(commId, cores, tuningText, rank0);
         } catch (IOException e) {
             throw new JcclException(ErrorCode.REMOTE_ERROR, rank, "rank 0's settings are malformed: " + e.getMessage(), e);
         }
