@@ -73,8 +73,7 @@ public final class Communicator implements AutoCloseable {
         this.engine = engine;
         this.bootstrap = bootstrap;
         this.threadRanks = threadRanks;
-        this.log = initialized(engine.config(), engine.rank(), engine.size(),
-                () -> engine instanceof CudaComm c ? "the CUDA engine, GPU " + c.device().pciBusId() : "the host engine");
+        this.log = initialized(engine.config(), engine.rank(), engine.size(), engine::describe);
     }
 
     private static Log initialized(Config config, int rank, int size, Supplier<String> engine) {

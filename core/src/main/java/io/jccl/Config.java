@@ -122,14 +122,12 @@ public final class Config {
         return with(Settings.BUFFSIZE, bytes);
     }
 
-    /** One protocol's buffer per connection (JCCL_BUFFSIZE, JCCL_LL_BUFFSIZE, JCCL_LL128_BUFFSIZE). */
-    public Config withBuffSize(Protocol protocol, long bytes) {
-        return with(buffSizeOf(protocol), bytes);
-    }
-
-    /** As {@link #withBuffSize(Protocol, long)}, the protocol named as JCCL_PROTO names it: {@code LL}, {@code LL128}, {@code Simple}. */
+    /**
+     * One protocol's buffer per connection (JCCL_BUFFSIZE, JCCL_LL_BUFFSIZE, JCCL_LL128_BUFFSIZE),
+     * the protocol named as JCCL_PROTO names it: {@code LL}, {@code LL128}, {@code Simple}.
+     */
     public Config withBuffSize(String protocol, long bytes) {
-        return withBuffSize(protocol(protocol), bytes);
+        return with(buffSizeOf(protocol(protocol)), bytes);
     }
 
     /** How long any single wait may last (JCCL_TIMEOUT). */
@@ -374,14 +372,9 @@ public final class Config {
         return get(Settings.BUFFSIZE);
     }
 
-    /** Bytes of each connection's buffer for {@code protocol}. */
-    public long buffSize(Protocol protocol) {
-        return get(buffSizeOf(protocol));
-    }
-
     /** Bytes of each connection's buffer for the protocol JCCL_PROTO names {@code protocol} ({@code LL}, {@code LL128}, {@code Simple}). */
     public long buffSize(String protocol) {
-        return buffSize(protocol(protocol));
+        return get(buffSizeOf(protocol(protocol)));
     }
 
     /** How long any single wait may last (JCCL_TIMEOUT). */
@@ -394,9 +387,13 @@ public final class Config {
         return get(Settings.ALGO);
     }
 
-    /** The protocols calls may use (JCCL_PROTO). */
-    public Set<Protocol> protocols() {
-        return get(Settings.PROTO);
+    /** The protocols calls may use (JCCL_PROTO), by name: {@code LL}, {@code LL128}, {@code Simple}. */
+    public Set<String> protocols() {
+        Set<String> names = new java.util.TreeSet<>();
+        for (Protocol p : get(Settings.PROTO)) {
+            names.add(p.id());
+        }
+        return java.util.Collections.unmodifiableSet(names);
     }
 
     /** The fewest channels a call uses (JCCL_MIN_NCHANNELS). */

@@ -43,10 +43,10 @@ final class Harness implements AutoCloseable {
     Communicator[] comms(int n, String algorithm, Protocol protocol, int channels, int servers) {
         Config c = base.withAlgorithms(algorithm).withProtocols(protocol.id()).withChannels(channels, channels);
         if (channels == 1) {
-            c = c.withBuffSize(Protocol.LL, 32 << 10).withBuffSize(Protocol.LL128, 64 << 10);
+            c = c.withBuffSize("LL", 32 << 10).withBuffSize("LL128", 64 << 10);
         } else {
             for (Protocol p : Protocol.values()) {
-                c = c.withBuffSize(p, p.defaultBuffSize());
+                c = c.withBuffSize(p.id(), p.defaultBuffSize());
             }
         }
         Config config = c;

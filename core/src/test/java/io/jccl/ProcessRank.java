@@ -82,7 +82,7 @@ public final class ProcessRank {
         for (int p = 0; p < 3; p++) {
             // Only rank 0's protocol setting counts: the others ask for another one, in vain.
             Config c = Config.fromEnvironment().withProtocols(rank == 0 ? protocols[p] : protocols[(p + 1) % 3])
-                    .withBuffSize(io.jccl.proto.Protocol.LL, 32 << 10).withBuffSize(io.jccl.proto.Protocol.LL128, 64 << 10);
+                    .withBuffSize("LL", 32 << 10).withBuffSize("LL128", 64 << 10);
             try (Communicator comm = Communicator.init(CommId.parse(args[1 + p]), n, rank, c)) {
                 String chosen = comm.choiceFor(io.jccl.Collective.ALL_REDUCE, 1000, DataType.INT32).protocol();
                 if (!chosen.equals(protocols[p])) {

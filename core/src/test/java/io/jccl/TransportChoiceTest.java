@@ -6,10 +6,8 @@ import io.jccl.bootstrap.Launch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,18 +35,15 @@ class TransportChoiceTest {
 
     /** Inits n thread ranks with {@code config}, runs the collectives on each, returns what JCCL_DEBUG=INFO printed at init. */
     private static String runThreads(int n, Config config, Runnable whileOpen) throws Exception {
-        PrintStream err = System.err;
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        Path file = Files.createTempFile("jccl-transports", ".log");
         List<Communicator> comms;
         try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
             CommId id = root.id();
-            System.setErr(new PrintStream(log, true, StandardCharsets.UTF_8));
-            try {
-                comms = CommunicatorInitTest.ranks(n, r -> Communicator.init(id, n, r, config.withDebug(Config.Debug.INFO)));
-            } finally {
-                System.setErr(err);
-            }
+            Config info = config.withDebug(Config.Debug.INFO).withDebugFile(file.toString());
+            comms = CommunicatorInitTest.ranks(n, r -> Communicator.init(id, n, r, info));
         }
+        String log = Files.readString(file);
+        Files.delete(file);
         try {
             CommunicatorInitTest.ranks(n, r -> {
                 ProcessRank.collectives(comms.get(r));
@@ -58,7 +53,7 @@ class TransportChoiceTest {
         } finally {
             comms.forEach(Communicator::close);
         }
-        return log.toString(StandardCharsets.UTF_8);
+        return log;
     }
 
     private static long lines(String log, String part) {

@@ -6,8 +6,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -98,22 +96,21 @@ class TuningAgreementTest {
     }
 
     @Test
-    void debugInfoLogsEachCallShapesChoiceOnce() {
-        PrintStream old = System.err;
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        Communicator[] comms = Communicator.initAll(2, Config.defaults().withDebug(Config.Debug.INFO).withProtocols("LL"));
+    void debugInfoLogsEachCallShapesChoiceOnce() throws java.io.IOException {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("jccl-tuning", ".log");
+        Communicator[] comms = Communicator.initAll(2, Config.defaults().withDebug(Config.Debug.INFO).withDebugSubsys("TUNING")
+                .withDebugFile(file.toString()).withProtocols("LL"));
         try {
-            System.setErr(new PrintStream(log, true));
             allReduceAndCheck(comms, 5);
             allReduceAndCheck(comms, 5);
         } finally {
-            System.setErr(old);
             for (Communicator c : comms) {
                 c.close();
             }
         }
-        String text = log.toString();
-        assertThat(text).contains("jccl INFO").contains("allreduce 20 B on 2 ranks: butterfly/LL x1 (model");
+        String text = java.nio.file.Files.readString(file);
+        java.nio.file.Files.delete(file);
+        assertThat(text).contains("jccl INFO TUNING allreduce 20 B on 2 ranks: butterfly/LL x1 (model");
         assertThat(text.lines().filter(l -> l.contains("allreduce 20 B")).count()).isEqualTo(1);
     }
 

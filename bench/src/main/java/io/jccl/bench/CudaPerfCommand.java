@@ -331,7 +331,7 @@ final class CudaPerfCommand {
             if (!config.algorithms().contains(a.id())) {
                 continue;
             }
-            for (Protocol p : config.protocols()) {
+            for (Protocol p : Protocol.allowed(config)) {
                 Config forced = config.withAlgorithms(a.id()).withProtocols(p.id());
                 Communicator[] comms = Communicator.initAllCuda(n, gpu, forced);
                 CudaStream[] streams = new CudaStream[n];

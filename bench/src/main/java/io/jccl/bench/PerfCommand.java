@@ -197,7 +197,7 @@ public final class PerfCommand {
 
     private static String describe(Config c) {
         return "buffsize " + c.buffSize() + ", channels " + c.minChannels() + ".." + c.maxChannels()
-                + ", algorithms " + new java.util.TreeSet<>(c.algorithms()) + ", protocols " + java.util.EnumSet.copyOf(c.protocols())
+                + ", algorithms " + new java.util.TreeSet<>(c.algorithms()) + ", protocols " + java.util.EnumSet.copyOf(io.jccl.proto.Protocol.allowed(c))
                 + (c.tuningFile() == null ? "" : ", tuning file " + c.tuningFile());
     }
 

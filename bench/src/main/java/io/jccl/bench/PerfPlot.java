@@ -43,7 +43,7 @@ final class PerfPlot {
                 continue;
             }
             for (Protocol p : Protocol.values()) {
-                if (config.protocols().contains(p) && (c != Collective.SEND_RECV || p == Protocol.SIMPLE)) {
+                if (Protocol.allowed(config).contains(p) && (c != Collective.SEND_RECV || p == Protocol.SIMPLE)) {
                     out.add(new String[] {a.id(), p.id()});
                 }
             }

@@ -19,6 +19,9 @@ public interface EngineRank {
 
     int size();
 
+    /** Which engine this rank runs on, and where (for logs): "the host engine". */
+    String describe();
+
     /** This rank's own configuration (what decides plans is rank 0's, shared at init). */
     Config config();
 

@@ -2,7 +2,7 @@ package io.jccl.engine;
 
 import io.jccl.Config;
 import io.jccl.bootstrap.Bootstrap;
-import io.jccl.engine.host.SharedSettings;
+import io.jccl.engine.SharedSettings;
 import io.jccl.transport.ShmFiles;
 
 import java.util.concurrent.ConcurrentHashMap;

@@ -155,7 +155,7 @@ public final class Planner {
 
     private static Plan plan(Tuner tuner, Config config, int n, CallKey k, Choice c, long bytes) {
         Protocol p = c.protocol();
-        long message = p.maxMessageBytes(config.buffSize(p));
+        long message = p.maxMessageBytes(p.buffSize(config));
         if (p == Protocol.SIMPLE && (c.algorithm() == Algorithm.TREE || c.algorithm() == Algorithm.SPLIT_TREE)) {
             message = tuner.treeChunkBytes(message, bytes, c.channels());
         }

@@ -144,6 +144,14 @@ public final class Log {
         log(Debug.TRACE, subsystem, message);
     }
 
+    /**
+     * Where a component that takes a line consumer (the planner, the FIFOs) writes this log's INFO
+     * lines of {@code subsystem}; null when they are off, so that it builds no message.
+     */
+    public java.util.function.Consumer<String> infoLines(Subsys subsystem) {
+        return on(Debug.INFO, subsystem) ? m -> sink.write(rank, Debug.INFO, subsystem, m) : null;
+    }
+
     private void log(Debug l, Subsys s, String message) {
         if (on(l, s)) {
             sink.write(rank, l, s, message);

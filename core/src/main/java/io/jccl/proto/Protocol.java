@@ -138,6 +138,16 @@ public enum Protocol {
     }
 
     /** Parses {@code LL}, {@code LL128}, {@code Simple} in any case. */
+    /** Bytes of each connection's buffer in this protocol as {@code config} gives them. */
+    public long buffSize(io.jccl.Config config) {
+        return config.buffSize(id());
+    }
+
+    /** The protocols {@code config} allows (JCCL_PROTO). */
+    public static java.util.Set<Protocol> allowed(io.jccl.Config config) {
+        return io.jccl.config.Values.of(config).get(io.jccl.config.Settings.PROTO);
+    }
+
     public static Protocol parse(String name) {
         String n = name.trim().toLowerCase(Locale.ROOT);
         for (Protocol p : values()) {

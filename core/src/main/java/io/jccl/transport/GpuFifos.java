@@ -85,7 +85,7 @@ public final class GpuFifos {
             return hostFifos.get(net.receiving(p, channel, from, to).address());
         }
         FifoKey k = new FifoKey(p, channel, from, to);
-        long bytes = FifoLayout.bytes(p.slotBytes(config.buffSize(p)));
+        long bytes = FifoLayout.bytes(p.slotBytes(p.buffSize(config)));
         if (remote != null && (gpuOf[from] == null || gpuOf[to] == null)) {
             // Outside the lock: a sender may wait here for another process, while other local ranks make theirs.
             int mine = gpuOf[to] != null ? to : from;

@@ -73,7 +73,7 @@ public final class HostFifos {
                 f = perChannel.get(i);
                 if (f == null) {
                     f = switch (peers == null ? Transport.P2P : peers.transport(from, to)) {
-                        case P2P -> Fifo.create(protocol, arenas.apply(to), channel, from, to, config.buffSize(protocol));
+                        case P2P -> Fifo.create(protocol, arenas.apply(to), channel, from, to, protocol.buffSize(config));
                         case SHM -> inSharedMemory(protocol, channel, from, to);
                         case NET -> overNetwork(protocol, channel, from, to, peers.inProcess(to) ? to : from);
                     };
@@ -158,7 +158,7 @@ public final class HostFifos {
         if (n == null) {
             throw new JcclException(ErrorCode.INTERNAL_ERROR, local, "no socket transport for " + peers.describe(local == to ? from : to));
         }
-        Fifo f = Fifo.create(protocol, arenas.apply(local), channel, from, to, config.buffSize(protocol));
+        Fifo f = Fifo.create(protocol, arenas.apply(local), channel, from, to, protocol.buffSize(config));
         if (local == from) {
             n.startSend(f);
         }
@@ -168,7 +168,7 @@ public final class HostFifos {
     /** A FIFO to or from a rank of another process of this host, in a {@code /dev/shm} file. */
     private Fifo inSharedMemory(Protocol protocol, int channel, int from, int to) {
         int local = peers.inProcess(to) ? to : from;
-        long buff = config.buffSize(protocol);
+        long buff = protocol.buffSize(config);
         Path path = ShmFiles.path(peers.commId, protocol, channel, from, to, peers.pid(from), peers.pid(to));
         Arena arena = arenas.apply(local);
         MemorySegment shm = ShmFiles.attach(path, Fifo.bytes(protocol.slotBytes(buff)), arena, local);

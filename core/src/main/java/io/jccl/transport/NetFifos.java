@@ -101,7 +101,7 @@ public final class NetFifos implements NetOwner, AutoCloseable {
     }
 
     private Fifo make(Protocol protocol, int channel, int from, int to) {
-        long buff = config.buffSize(protocol);
+        long buff = protocol.buffSize(config);
         return Fifo.over(protocol, staging, memory.allocate(Fifo.bytes(protocol.slotBytes(buff))), channel, from, to, buff);
     }
 

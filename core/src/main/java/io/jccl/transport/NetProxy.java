@@ -270,7 +270,7 @@ final class NetProxy implements AutoCloseable {
             long connKey = FifoKey.pack(Protocol.values()[proto], channel, from, to, nranks);
             NetReceiver.Conn c = arriving.computeIfAbsent(connKey, k -> new NetReceiver.Conn(
                     owner.receiveFifo(Protocol.values()[proto], channel, from, to), count,
-                    Protocol.values()[proto].maxMessageBytes(config.buffSize(Protocol.values()[proto]))));
+                    Protocol.values()[proto].maxMessageBytes(Protocol.values()[proto].buffSize(config))));
             ch.socket().setSoTimeout(0);
             ch.configureBlocking(false);
             int placed = c.place(index, count, ch);

@@ -202,7 +202,7 @@ public final class Tuner {
     /** The protocols the configuration allows, fastest-latency first. */
     public Set<Protocol> protocols() {
         Set<Protocol> s = EnumSet.noneOf(Protocol.class);
-        s.addAll(config.protocols());
+        s.addAll(Protocol.allowed(config));
         return s;
     }
 
@@ -216,7 +216,7 @@ public final class Tuner {
         if (channelRule != null) {
             return channelRule.channels(bytes, p);
         }
-        long message = Math.max(1, p.maxMessageBytes(config.buffSize(p)));
+        long message = Math.max(1, p.maxMessageBytes(p.buffSize(config)));
         long bySize = Math.max(1, bytes / (message * nranks));
         int byCores = Math.max(1, cores / nranks);
         return (int) Math.max(config.minChannels(), Math.min(config.maxChannels(), Math.min(bySize, byCores)));
@@ -281,7 +281,7 @@ public final class Tuner {
      * split tree's lanes are half reducing, half broadcasting.
      */
     long tiles(Collective c, Algorithm a, Protocol p, long bytes, int channels, int lanes) {
-        long message = Math.max(1, p.maxMessageBytes(config.buffSize(p)));
+        long message = Math.max(1, p.maxMessageBytes(p.buffSize(config)));
         if (p == Protocol.SIMPLE && (a == Algorithm.TREE || a == Algorithm.SPLIT_TREE)) {
             message = treeChunkBytes(message, bytes, channels);
         }

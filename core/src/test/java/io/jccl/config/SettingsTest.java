@@ -3,7 +3,7 @@ package io.jccl.config;
 import io.jccl.Config;
 import io.jccl.Config.Subsys;
 import io.jccl.JcclException;
-import io.jccl.engine.host.SharedSettings;
+import io.jccl.engine.SharedSettings;
 import io.jccl.proto.Protocol;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,7 +66,8 @@ class SettingsTest {
         assertThat(c.buffSize()).isEqualTo(1 << 20);
         assertThat(c.timeout()).isEqualTo(Duration.ofMillis(2500));
         assertThat(c.algorithms()).containsExactlyInAnyOrder("ring", "tree");
-        assertThat(c.protocols()).containsExactlyInAnyOrder(Protocol.LL, Protocol.SIMPLE);
+        assertThat(c.protocols()).containsExactlyInAnyOrder("LL", "Simple");
+        assertThat(Protocol.allowed(c)).containsExactlyInAnyOrder(Protocol.LL, Protocol.SIMPLE);
         assertThat(c.crossMemory()).isFalse();
         assertThat(c.bootstrapTimeout()).isEqualTo(Duration.ofMillis(750));
         assertThat(c.debug()).isEqualTo(Config.Debug.INFO);
@@ -88,7 +89,7 @@ class SettingsTest {
                 .hasMessageEndingWith("argument 'JCCL_TIMEOUT' is '-2': must be positive: seconds, fractions allowed");
         assertThatThrownBy(() -> Config.defaults().withDebug(null)).hasMessageEndingWith("argument 'JCCL_DEBUG' is null: "
                 + "must be NONE, VERSION, WARN, INFO or TRACE");
-        assertThatThrownBy(() -> Config.defaults().withBuffSize(Protocol.LL, 4096)).hasMessageContaining("JCCL_LL_BUFFSIZE")
+        assertThatThrownBy(() -> Config.defaults().withBuffSize("LL", 4096)).hasMessageContaining("JCCL_LL_BUFFSIZE")
                 .hasMessageContaining("at least 32768");
     }
 
@@ -110,10 +111,10 @@ class SettingsTest {
     }
 
     @Test
-    void buffersAreNamedByProtocolObjectOrByJcclProtosNames() {
+    void buffersAreNamedByJcclProtosNames() {
         Config c = Config.defaults().withBuffSize("LL", 64 << 10).withBuffSize("ll128", 2400 << 10).withBuffSize("Simple", 1 << 20);
-        assertThat(c.buffSize("LL")).isEqualTo(c.buffSize(Protocol.LL)).isEqualTo(64 << 10);
-        assertThat(c.buffSize("LL128")).isEqualTo(c.buffSize(Protocol.LL128)).isEqualTo(2400 << 10);
+        assertThat(c.buffSize("LL")).isEqualTo(Protocol.LL.buffSize(c)).isEqualTo(64 << 10);
+        assertThat(c.buffSize("LL128")).isEqualTo(Protocol.LL128.buffSize(c)).isEqualTo(2400 << 10);
         assertThat(c.buffSize("simple")).isEqualTo(c.buffSize()).isEqualTo(1 << 20);
         assertThat(Config.defaults().buffSize("LL128")).isEqualTo(Protocol.LL128.defaultBuffSize());
         assertThatThrownBy(() -> c.withBuffSize("LL256", 1 << 20)).isInstanceOf(JcclException.class)

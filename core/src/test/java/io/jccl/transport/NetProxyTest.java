@@ -135,7 +135,7 @@ class NetProxyTest {
         NetProxy pa = sides.get(0).proxy;
         pa.setAddress(1, sides.get(1).proxy.address());
         Fifo out = a.fifo(protocol, 3, 0, 1);
-        long max = protocol.maxMessageBytes(a.config.buffSize(protocol));
+        long max = protocol.maxMessageBytes(protocol.buffSize(a.config));
         // Empty, one chunk, exactly 64 KiB, one byte more (two chunks), every socket, the largest message.
         long[] sizes = {0, 1, 8, 1000, 65536, 65537, 3 * 65536 + 5, max};
         int messages = 40;
@@ -284,7 +284,7 @@ class NetProxyTest {
 
     /** What an authentic LL sender (one socket) might send after its header, and what the abort must say. */
     static Stream<Arguments> badFrames() {
-        int ll = (int) Protocol.LL.maxMessageBytes(Config.defaults().buffSize(Protocol.LL));
+        int ll = (int) Protocol.LL.maxMessageBytes(Protocol.LL.buffSize(Config.defaults()));
         return Stream.of(
                 Arguments.of("a size no slot holds", frame(0, Integer.MAX_VALUE, 8), "beyond"),
                 Arguments.of("a size read as unsigned, never negative", frame(0, 0xFFFF_FFFFL, 8), "beyond"),

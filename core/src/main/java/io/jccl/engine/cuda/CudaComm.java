@@ -13,10 +13,11 @@ import io.jccl.engine.CollectiveArgs;
 import io.jccl.engine.EngineRank;
 import io.jccl.engine.EngineStream;
 import io.jccl.engine.Join;
-import io.jccl.engine.host.SharedSettings;
+import io.jccl.engine.SharedSettings;
 import io.jccl.engine.P2pArgs;
 import io.jccl.engine.Planner;
 import io.jccl.kernels.WorkLayout;
+import io.jccl.log.Log;
 import io.jccl.Collective;
 import io.jccl.plan.Plan;
 import io.jccl.proto.Protocol;
@@ -118,17 +119,16 @@ public final class CudaComm implements EngineRank {
         for (int r = 0; r < configs.size(); r++) {
             d.join(new CudaComm(d, r, configs.get(r)));
         }
-        if (shared.debug() == Config.Debug.INFO && d.spansGpus()) {
-            StringBuilder b = new StringBuilder();
+        if (d.spansGpus()) {
             for (int from = 0; from < devices.size(); from++) {
+                Log log = Log.of(configs.get(from), from);
                 for (int to = 0; to < devices.size(); to++) {
-                    if (from != to) {
-                        b.append("jccl INFO rank ").append(from).append(" (GPU ").append(devices.get(from).pciBusId())
-                                .append(") -> rank ").append(to).append(": ").append(d.fifos.localTransport(from, to)).append('\n');
+                    if (from != to && log.on(Config.Debug.INFO, Config.Subsys.INIT)) {
+                        log.info(Config.Subsys.INIT, "GPU " + devices.get(from).pciBusId() + " -> rank " + to + ": "
+                                + d.fifos.localTransport(from, to));
                     }
                 }
             }
-            System.err.print(b);
         }
         return d.comms.clone();
     }
@@ -183,8 +183,9 @@ public final class CudaComm implements EngineRank {
                     }
                     d.agreeResidentBlocks(fewest);
                 }
-                if (config.debug() == Config.Debug.INFO) {
-                    logTransports(rank, where, d, kind, device);
+                Log log = Log.of(config, rank);
+                if (log.on(Config.Debug.INFO, Config.Subsys.INIT)) {
+                    logTransports(log, rank, where, d, kind, device);
                 }
             }
 
@@ -207,21 +208,18 @@ public final class CudaComm implements EngineRank {
     }
 
     /** JCCL_DEBUG=INFO: how this rank reaches each other; a warning where other processes share its GPU. */
-    private static void logTransports(int rank, GpuPlacement where, CudaDomain d, GpuProcessFifos.Kind kind, CudaDevice device) {
-        StringBuilder b = new StringBuilder();
+    private static void logTransports(Log log, int rank, GpuPlacement where, CudaDomain d, GpuProcessFifos.Kind kind,
+                                      CudaDevice device) {
         for (int r = 0; r < where.size; r++) {
             if (r != rank) {
-                b.append("jccl INFO rank ").append(rank).append(": ").append(where.processes.describe(r)).append(" via ")
-                        .append(d.fifos.describe(rank, r, where, kind)).append('\n');
+                log.info(Config.Subsys.INIT, where.processes.describe(r) + " via " + d.fifos.describe(rank, r, where, kind));
             }
         }
         if (where.otherProcessesOnThisGpu) {
-            b.append("jccl INFO rank ").append(rank).append(": ranks of other processes share GPU ")
-                    .append(device.pciBusId()).append(": their kernels run at once only under MPS")
-                    .append(" (nvidia-cuda-mps-control -d); without it the GPU time-slices between the processes,")
-                    .append(" milliseconds per call (docs/gpu.md)\n");
+            log.info(Config.Subsys.INIT, "ranks of other processes share GPU " + device.pciBusId() + ": their kernels run at once"
+                    + " only under MPS (nvidia-cuda-mps-control -d); without it the GPU time-slices between the processes,"
+                    + " milliseconds per call (docs/gpu.md)");
         }
-        System.err.print(b);
     }
 
     /**
@@ -256,6 +254,11 @@ public final class CudaComm implements EngineRank {
     @Override
     public int size() {
         return domain.nranks;
+    }
+
+    @Override
+    public String describe() {
+        return "the CUDA engine, GPU " + gpu.device.pciBusId();
     }
 
     @Override
@@ -538,7 +541,7 @@ public final class CudaComm implements EngineRank {
         }
         long perLane = 0;
         if (p != Protocol.SIMPLE) {
-            perLane = (WorkLayout.MAX_LINKS + 1) * ((p.maxMessageBytes(domain.config.buffSize(p)) + 15) & ~15L);
+            perLane = (WorkLayout.MAX_LINKS + 1) * ((p.maxMessageBytes(p.buffSize(domain.config)) + 15) & ~15L);
             long need = perLane * plan.lanes();
             int i = p.ordinal();
             if (scratchBytes[i] < need) {

@@ -6,6 +6,7 @@ import io.jccl.Config;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
 import io.jccl.engine.Planner;
+import io.jccl.log.Log;
 import io.jccl.proto.Protocol;
 import io.jccl.transport.GpuFifos;
 import io.jccl.transport.GpuProcessFifos;
@@ -95,7 +96,7 @@ final class CudaDomain {
         this.gpus = List.copyOf(byBusId.values());
         this.fifos = new GpuFifos(config, gpuOf, gpuIds, remote, () -> aborted);
         this.planner = new Planner(tuner, config, nranks, CudaTuning.fit(sharing, this::residentBlocks),
-                config.debug() == Config.Debug.INFO ? m -> System.err.println("jccl INFO " + m) : null);
+                Log.of(config, Log.NO_RANK).infoLines(Config.Subsys.TUNING));
     }
 
     /** The most ranks on any one GPU (their blocks must be resident together). */
@@ -184,7 +185,7 @@ final class CudaDomain {
     }
 
     long slotBytes(Protocol p) {
-        return p.slotBytes(config.buffSize(p));
+        return p.slotBytes(p.buffSize(config));
     }
 
     void claimStream(GpuStream s, int rank) {
@@ -205,14 +206,14 @@ final class CudaDomain {
      * where NCCL keeps LL128, from PCIe); refused when JCCL_PROTO allows nothing else.
      */
     static Config withoutLl128(Config config, int rank) {
-        java.util.Set<Protocol> allowed = java.util.EnumSet.copyOf(config.protocols());
+        java.util.Set<Protocol> allowed = java.util.EnumSet.copyOf(Protocol.allowed(config));
         allowed.remove(Protocol.LL128);
         if (allowed.isEmpty()) {
             throw new JcclException(ErrorCode.INVALID_USAGE, rank, "JCCL_PROTO allows only LL128, which cannot cross"
                     + " the socket transport or go from one GPU to another (its lines are atomic only inside a GPU):"
                     + " allow LL or Simple");
         }
-        return allowed.size() == config.protocols().size() ? config
+        return allowed.size() == Protocol.allowed(config).size() ? config
                 : config.withProtocols(String.join(",", allowed.stream().map(Protocol::id).toList()));
     }
 

@@ -10,6 +10,8 @@ import io.jccl.engine.Join;
 import io.jccl.engine.Memory;
 import io.jccl.engine.P2pArgs;
 import io.jccl.engine.Planner;
+import io.jccl.engine.SharedSettings;
+import io.jccl.log.Log;
 import io.jccl.Collective;
 import io.jccl.plan.Plan;
 import io.jccl.proto.Protocol;
@@ -99,8 +101,9 @@ public final class HostComm implements EngineRank {
                     // Every rank contributes its process's listener for connections over sockets.
                     d.fifos.connectNet(bootstrap, d, s.commId(), rank);
                 }
-                if (config.debug() == Config.Debug.INFO) {
-                    logTransports(rank, peers, d.config);
+                Log log = Log.of(config, rank);
+                if (log.on(Config.Debug.INFO, Config.Subsys.INIT)) {
+                    logTransports(log, rank, peers, d.config);
                 }
             }
 
@@ -118,22 +121,17 @@ public final class HostComm implements EngineRank {
     }
 
     /** JCCL_DEBUG=INFO: one line per peer, the transport of this rank's connections with it; how it reduces floats. */
-    private static void logTransports(int rank, PeerProcesses peers, Config shared) {
-        StringBuilder b = new StringBuilder();
+    private static void logTransports(Log log, int rank, PeerProcesses peers, Config shared) {
         for (int r = 0; r < peers.size(); r++) {
             if (r == rank) {
                 continue;
             }
             Transport t = peers.transport(r);
-            b.append("jccl INFO rank ").append(rank).append(": ").append(peers.describe(r)).append(" via ").append(t);
-            if (t == Transport.NET) {
-                b.append(" (").append(shared.socketThreads()).append(" proxy thread(s) per direction, ")
-                        .append(shared.socketThreads() * shared.socksPerThread()).append(" socket(s) per connection)");
-            }
-            b.append('\n');
+            log.info(Config.Subsys.INIT, peers.describe(r) + " via " + t + (t != Transport.NET ? "" : " (" + shared.socketThreads()
+                    + " proxy thread(s) per direction, " + shared.socketThreads() * shared.socksPerThread()
+                    + " socket(s) per connection)"));
         }
-        b.append("jccl INFO rank ").append(rank).append(": ").append(VectorKernels.describe()).append('\n');
-        System.err.print(b);
+        log.info(Config.Subsys.INIT, VectorKernels.describe());
     }
 
     @Override
@@ -144,6 +142,11 @@ public final class HostComm implements EngineRank {
     @Override
     public int size() {
         return domain.nranks;
+    }
+
+    @Override
+    public String describe() {
+        return "the host engine";
     }
 
     @Override

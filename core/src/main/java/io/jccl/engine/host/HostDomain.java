@@ -2,6 +2,7 @@ package io.jccl.engine.host;
 
 import io.jccl.Config;
 import io.jccl.engine.Planner;
+import io.jccl.log.Log;
 import io.jccl.proto.Protocol;
 import io.jccl.tune.Tuner;
 
@@ -54,9 +55,9 @@ final class HostDomain implements NetOwner, Wait.Watch {
         this.layout = tuner.layout();
         this.peers = peers;
         this.otherProcessRanks = peers == null ? 0 : peers.otherProcessRanksHere();
-        java.util.function.Consumer<String> info = config.debug() == Config.Debug.INFO ? m -> System.err.println("jccl INFO " + m) : null;
-        this.fifos = new HostFifos(nranks, config, peers, r -> comms[r].arena(), info);
-        this.planner = new Planner(tuner, config, nranks, Planner.THREADS, info);
+        Log log = Log.of(config, Log.NO_RANK);
+        this.fifos = new HostFifos(nranks, config, peers, r -> comms[r].arena(), log.infoLines(Config.Subsys.INIT));
+        this.planner = new Planner(tuner, config, nranks, Planner.THREADS, log.infoLines(Config.Subsys.TUNING));
     }
 
     /** Counts a local rank in; {@link #leave} counts it out. */

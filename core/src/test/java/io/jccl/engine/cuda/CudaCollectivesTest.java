@@ -657,7 +657,7 @@ class CudaCollectivesTest {
         Map<String, String> env = new java.util.HashMap<>(CudaProcesses.SOCKETS_ONLY);
         env.putAll(Map.of("JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "100001"));
         List<String> out = CudaProcesses.checkWithoutLl128(gpuLibrary(), List.of(env, env));
-        assertThat(out.get(1)).contains("jccl INFO rank 1: rank 0 (pid").contains("via NET/Socket (pinned host memory");
+        assertThat(out.get(1)).contains("[1] jccl INFO INIT rank 0 (pid").contains("via NET/Socket (pinned host memory");
     }
 
     @Test
@@ -667,7 +667,7 @@ class CudaCollectivesTest {
         Map<String, String> a = Map.of("JCCL_HOSTID", "gpu-host-a", "JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "100001");
         List<String> out = CudaProcesses.checkWithoutLl128(gpuLibrary(), List.of(a, a,
                 Map.of("JCCL_HOSTID", "gpu-host-b", "JCCL_TEST_COUNT", "100001")));
-        assertThat(out.get(0)).contains("jccl INFO rank 0: rank 1 (pid").containsPattern("rank 1 \\(pid[^\n]*via P2P/CUDA IPC")
+        assertThat(out.get(0)).contains("[0] jccl INFO INIT rank 1 (pid").containsPattern("rank 1 \\(pid[^\n]*via P2P/CUDA IPC")
                 .containsPattern("rank 2 \\(pid[^\n]*via NET/Socket");
     }
 

@@ -185,23 +185,21 @@ class CudaMultiGpuTest {
 
     /** JCCL_DEBUG=INFO names how each rank reaches each other: device memory on one GPU, peer access or host memory across. */
     @Test
-    void infoNamesEachPairsTransport() {
+    void infoNamesEachPairsTransport() throws java.io.IOException {
         for (boolean p2pOff : new boolean[] {false, true}) {
-            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-            java.io.PrintStream was = System.err;
-            Communicator[] comms;
-            System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+            java.nio.file.Path file = java.nio.file.Files.createTempFile("jccl-info", ".log");
             try {
-                comms = Communicator.initAllCuda(on(0, 0, 1), Config.defaults().withDebug(Config.Debug.INFO).withP2pDisable(p2pOff));
+                Communicator[] comms = Communicator.initAllCuda(on(0, 0, 1), Config.defaults().withDebug(Config.Debug.INFO)
+                        .withDebugFile(file.toString()).withP2pDisable(p2pOff));
+                close(comms, new CudaStream[0]);
+                String across = p2pOff ? "SHM/pinned host memory to GPU " : "P2P/peer access to GPU ";
+                assertThat(java.nio.file.Files.readString(file))
+                        .contains("[0] jccl INFO INIT GPU " + gpus.get(0).pciBusId() + " -> rank 1: P2P/device memory")
+                        .contains("[1] jccl INFO INIT GPU " + gpus.get(0).pciBusId() + " -> rank 2: " + across + gpus.get(1).pciBusId())
+                        .contains("[2] jccl INFO INIT GPU " + gpus.get(1).pciBusId() + " -> rank 0: " + across + gpus.get(0).pciBusId());
             } finally {
-                System.setErr(was);
+                java.nio.file.Files.deleteIfExists(file);
             }
-            close(comms, new CudaStream[0]);
-            String across = p2pOff ? "SHM/pinned host memory to GPU " : "P2P/peer access to GPU ";
-            assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8))
-                    .contains("jccl INFO rank 0 (GPU " + gpus.get(0).pciBusId() + ") -> rank 1: P2P/device memory")
-                    .contains("jccl INFO rank 1 (GPU " + gpus.get(0).pciBusId() + ") -> rank 2: " + across + gpus.get(1).pciBusId())
-                    .contains("jccl INFO rank 2 (GPU " + gpus.get(1).pciBusId() + ") -> rank 0: " + across + gpus.get(0).pciBusId());
         }
     }
 

@@ -33,7 +33,7 @@ class CudaPlannerTest {
     @Test
     void overSocketsLl128IsLeftOutAndRefusedWhenItIsAllThatIsAllowed() {
         Config c = CudaDomain.withoutLl128(Config.defaults(), 3);
-        assertThat(c.protocols()).containsExactlyInAnyOrder(Protocol.LL, Protocol.SIMPLE);
+        assertThat(Protocol.allowed(c)).containsExactlyInAnyOrder(Protocol.LL, Protocol.SIMPLE);
         Config simple = Config.defaults().withProtocols("Simple");
         assertThat(CudaDomain.withoutLl128(simple, 3)).isSameAs(simple);
         assertThatThrownBy(() -> CudaDomain.withoutLl128(Config.defaults().withProtocols("LL128"), 3))

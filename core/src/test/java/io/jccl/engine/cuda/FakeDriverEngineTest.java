@@ -97,7 +97,7 @@ class FakeDriverEngineTest {
     }
 
     @Test
-    void acrossGpusInfoNamesEachPairsTransport() {
+    void acrossGpusInfoNamesEachPairsTransport() throws java.io.IOException {
         new CudaMultiGpuTest().infoNamesEachPairsTransport();
     }
 
@@ -149,14 +149,14 @@ class FakeDriverEngineTest {
     @Test
     void ranksOfTwoProcessesConnectThroughCudaIpc() throws Exception {
         List<String> out = CudaProcesses.check(2, library.toString(), Map.of("JCCL_DEBUG", "INFO"));
-        assertThat(out.get(0)).contains("jccl INFO rank 0: rank 1 (pid").contains("via P2P/CUDA IPC");
+        assertThat(out.get(0)).contains("[0] jccl INFO INIT rank 1 (pid").contains("via P2P/CUDA IPC");
     }
 
     @Test
     void withP2pDisabledRanksOfThreeProcessesConnectThroughPinnedHostMemory() throws Exception {
         List<String> out = CudaProcesses.check(3, library.toString(), Map.of("JCCL_DEBUG", "INFO", "JCCL_P2P_DISABLE", "1",
                 "JCCL_TEST_COUNT", "3001"));
-        assertThat(out.get(2)).contains("jccl INFO rank 2: rank 0 (pid").contains("via SHM/pinned host memory");
+        assertThat(out.get(2)).contains("[2] jccl INFO INIT rank 0 (pid").contains("via SHM/pinned host memory");
     }
 
     @Test
@@ -170,7 +170,7 @@ class FakeDriverEngineTest {
         Map<String, String> env = new java.util.HashMap<>(CudaProcesses.SOCKETS_ONLY);
         env.putAll(Map.of("JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "3001"));
         List<String> out = CudaProcesses.checkWithoutLl128(library.toString(), List.of(env, env));
-        assertThat(out.get(1)).contains("jccl INFO rank 1: rank 0 (pid").contains("via NET/Socket (pinned host memory");
+        assertThat(out.get(1)).contains("[1] jccl INFO INIT rank 0 (pid").contains("via NET/Socket (pinned host memory");
     }
 
     @Test
@@ -180,7 +180,7 @@ class FakeDriverEngineTest {
         Map<String, String> a = Map.of("JCCL_HOSTID", "gpu-host-a", "JCCL_DEBUG", "INFO", "JCCL_TEST_COUNT", "3001");
         List<String> out = CudaProcesses.checkWithoutLl128(library.toString(), List.of(a, a,
                 Map.of("JCCL_HOSTID", "gpu-host-b", "JCCL_TEST_COUNT", "3001")));
-        assertThat(out.get(0)).contains("jccl INFO rank 0: rank 1 (pid").containsPattern("rank 1 \\(pid[^\n]*via P2P/CUDA IPC")
+        assertThat(out.get(0)).contains("[0] jccl INFO INIT rank 1 (pid").containsPattern("rank 1 \\(pid[^\n]*via P2P/CUDA IPC")
                 .containsPattern("rank 2 \\(pid[^\n]*via NET/Socket");
     }
 
@@ -210,19 +210,19 @@ class FakeDriverEngineTest {
         // ranks 0, 1 in one process and 2, 3 in the other, on GPUs 0, 1, 0, 1 of the same two
         List<String> out = CudaProcesses.checkOnGpus(library.toString(), 2, 2, Map.of("JCCL_DEBUG", "INFO",
                 "JCCL_TEST_COUNT", "3001"));
-        assertThat(out.get(0)).contains("rank 0: rank 1 (pid").containsPattern("rank 0: rank 1 [^\n]*via P2P/peer access to GPU"
+        assertThat(out.get(0)).contains("[0] jccl INFO INIT rank 1 (pid").containsPattern("\\[0\\] jccl INFO INIT rank 1 [^\n]*via P2P/peer access to GPU"
                         + " 0000:81:00.0 \\(LL128 off\\)")
-                .containsPattern("rank 0: rank 2 [^\n]*via P2P/CUDA IPC\n")
-                .containsPattern("rank 0: rank 3 [^\n]*via P2P/CUDA IPC \\(its GPU 0000:81:00.0, peer access; LL128 off\\)");
+                .containsPattern("\\[0\\] jccl INFO INIT rank 2 [^\n]*via P2P/CUDA IPC\n")
+                .containsPattern("\\[0\\] jccl INFO INIT rank 3 [^\n]*via P2P/CUDA IPC \\(its GPU 0000:81:00.0, peer access; LL128 off\\)");
     }
 
     @Test
     void threadsOfTwoProcessesOnTwoGpusWithoutPeerAccessMeetInHostMemoryAcrossGpus() throws Exception {
         List<String> out = CudaProcesses.checkOnGpus(library.toString(), 2, 2, Map.of("JCCL_DEBUG", "INFO",
                 "JCCL_TEST_COUNT", "3001", "JCCL_FAKE_NO_PEER", "1"));
-        assertThat(out.get(1)).containsPattern("rank 3: rank 2 [^\n]*via SHM/pinned host memory to GPU 0000:00:00.0")
-                .containsPattern("rank 3: rank 1 [^\n]*via P2P/CUDA IPC\n")
-                .containsPattern("rank 3: rank 0 [^\n]*via SHM/pinned host memory \\(its GPU 0000:00:00.0; LL128 off\\)");
+        assertThat(out.get(1)).containsPattern("\\[3\\] jccl INFO INIT rank 2 [^\n]*via SHM/pinned host memory to GPU 0000:00:00.0")
+                .containsPattern("\\[3\\] jccl INFO INIT rank 1 [^\n]*via P2P/CUDA IPC\n")
+                .containsPattern("\\[3\\] jccl INFO INIT rank 0 [^\n]*via SHM/pinned host memory \\(its GPU 0000:00:00.0; LL128 off\\)");
     }
 
     /**

@@ -109,7 +109,7 @@ class KernelEmulationTest {
     /** One-channel domains with small FIFOs, as the host matrix uses: many tiles, slots wrap many times. */
     private static Config config(Case k) {
         Config c = Config.defaults().withProtocols(k.protocol().id()).withChannels(1, 1)
-                .withBuffSize(Protocol.SIMPLE, 256 << 10).withBuffSize(Protocol.LL, 32 << 10).withBuffSize(Protocol.LL128, 64 << 10)
+                .withBuffSize("Simple", 256 << 10).withBuffSize("LL", 32 << 10).withBuffSize("LL128", 64 << 10)
                 .withTimeout(java.time.Duration.ofSeconds(60));
         return k.collective() == Collective.ALL_REDUCE ? c.withAlgorithms(k.algorithm()) : c;
     }
@@ -376,9 +376,9 @@ class KernelEmulationTest {
                     continue;
                 }
                 proto = p;
-                long slot = p.slotBytes(cfg.buffSize(p));
+                long slot = p.slotBytes(p.buffSize(cfg));
                 long perLane = p == Protocol.SIMPLE ? 0
-                        : (WorkLayout.MAX_LINKS + 1) * ((p.maxMessageBytes(cfg.buffSize(p)) + 15) & ~15L);
+                        : (WorkLayout.MAX_LINKS + 1) * ((p.maxMessageBytes(p.buffSize(cfg)) + 15) & ~15L);
                 long scratch = space.take(Math.max(16, perLane * plan.lanes()));
                 int rank = r;
                 int redop = k.collective().reduces() ? k.op().kind().ordinal() : WorkLayout.OP_NONE;
@@ -431,7 +431,7 @@ class KernelEmulationTest {
             if (k0.startSeq() > 0) {
                 for (Map.Entry<String, Long> f : fifos.entrySet()) {
                     Protocol p = Protocol.valueOf(f.getKey().substring(0, f.getKey().indexOf('/')));
-                    carried(m.asSlice(f.getValue()), p, p.slotBytes(cfg.buffSize(p)), k0.startSeq());
+                    carried(m.asSlice(f.getValue()), p, p.slotBytes(p.buffSize(cfg)), k0.startSeq());
                 }
             }
             m.force();

@@ -1,4 +1,4 @@
-package io.jccl.engine.host;
+package io.jccl.engine;
 
 import io.jccl.Config;
 import io.jccl.ErrorCode;
