@@ -63,6 +63,21 @@ abstract sealed class LineFifo extends Fifo permits LlFifo, Ll128Fifo {
         return size < 0 || size > capacity;
     }
 
+    @Override
+    public final boolean hasData() {
+        if (complete()) {
+            return true;
+        }
+        long h = head();
+        return unpack(slotOffset(h), protocol.flag(h));
+    }
+
+    /**
+     * Receiver: unpacks what has arrived of the message in the slot at {@code base}, whose lines
+     * carry {@code flag}; whether all of it has.
+     */
+    abstract boolean unpack(long base, long flag);
+
     /** Receiver: whether the whole waiting message is unpacked. */
     final boolean complete() {
         return lines >= 0 && cursor == lines;

@@ -40,13 +40,7 @@ final class Ll128Fifo extends LineFifo {
     }
 
     @Override
-    public boolean hasData() {
-        if (complete()) {
-            return true;
-        }
-        long h = head();
-        long base = slotOffset(h);
-        long flag = protocol.flag(h);
+    boolean unpack(long base, long flag) {
         if (lines < 0) {
             if ((long) LONG.getAcquire(mem, base + DATA) != flag) {
                 return false;

@@ -59,13 +59,8 @@ final class LlFifo extends LineFifo {
     }
 
     @Override
-    public boolean hasData() {
-        if (complete()) {
-            return true;
-        }
-        long h = head();
-        long base = slotOffset(h);
-        int flag = (int) protocol.flag(h);
+    boolean unpack(long base, long expected) {
+        int flag = (int) expected;
         if (lines < 0) {
             long v1 = (long) LONG.getOpaque(mem, base);
             long v2 = (long) LONG.getOpaque(mem, base + 8);
