@@ -103,21 +103,26 @@ final class SocketRecvComm implements RecvComm {
         if (!r.busy) {
             throw new IllegalStateException("a request of " + name + " tested after it was done");
         }
+        // Stops reading once r is whole, so the caller can hand it on before later messages are read.
         boolean moved;
         do {
             moved = false;
-            for (In in : ins) {
-                while (step(in)) {
+            for (int i = 0; i < ins.length && !whole(r); i++) {
+                while (!whole(r) && step(ins[i])) {
                     moved = true;
                 }
             }
-        } while (moved);
-        if (r.size < 0 || r.left > 0) {
+        } while (moved && !whole(r));
+        if (!whole(r)) {
             return false;
         }
         r.busy = false;
         r.data = null;
         return true;
+    }
+
+    private static boolean whole(SocketRequest r) {
+        return r.size >= 0 && r.left == 0;
     }
 
     /** Moves one socket on; true when it did (read bytes, or its frame changed state). */
