@@ -118,7 +118,8 @@ final class MemoryNet implements Net {
             return tag;
         }
 
-        Request post() {
+        /** The next request, over {@code data + offset}, with its size (a send's) or -1 (a receive's); null when none is free. */
+        Request post(MemorySegment data, long offset, long size) {
             Request r = ring[(int) (posted % REQUESTS)];
             if (r.busy) {
                 return null;
@@ -126,6 +127,9 @@ final class MemoryNet implements Net {
             posted++;
             r.busy = true;
             r.tests = 0;
+            r.data = data;
+            r.offset = offset;
+            r.size = size;
             return r;
         }
     }
@@ -218,23 +222,14 @@ final class MemoryNet implements Net {
 
     @Override
     public NetRequest isend(SendComm comm, MemorySegment data, long offset, long size, MemoryHandle memory) {
-        Request r = ((Send) comm).post();
-        if (r != null) {
-            r.data = data;
-            r.offset = offset;
-            r.size = size;
-        }
-        return r;
+        return ((Send) comm).post(data, offset, size);
     }
 
     @Override
     public NetRequest irecv(RecvComm comm, MemorySegment data, long offset, long maxSize, MemoryHandle memory) {
-        Request r = ((Recv) comm).post();
+        Request r = ((Recv) comm).post(data, offset, -1);
         if (r != null) {
-            r.data = data;
-            r.offset = offset;
             r.max = maxSize;
-            r.size = -1;
         }
         return r;
     }

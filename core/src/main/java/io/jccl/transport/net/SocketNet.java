@@ -66,8 +66,12 @@ public final class SocketNet implements Net {
 
     /** The listener's connection {@code tag}, all of whose sockets came. */
     SocketRecvComm received(long tag, SocketChannel[] channels) throws IOException {
-        SocketRecvComm c = new SocketRecvComm(tag, name(tag), channels, MAX_REQUESTS);
-        recvs.add(c);
+        return adopt(new SocketRecvComm(tag, name(tag), channels, MAX_REQUESTS), recvs, channels);
+    }
+
+    /** Keeps comm {@code c} among {@code comms} (closed with the net) and its sockets no longer loose. */
+    private <C extends SocketComm> C adopt(C c, Set<C> comms, SocketChannel[] channels) {
+        comms.add(c);
         for (SocketChannel ch : channels) {
             loose.remove(ch);
         }
@@ -115,15 +119,7 @@ public final class SocketNet implements Net {
             for (int i = 0; i < sockets; i++) {
                 chs[i] = open(to, tag, i, deadline);
             }
-            SocketSendComm c = new SocketSendComm(tag, name(tag), chs, MAX_REQUESTS);
-            sends.add(c);
-            for (SocketChannel ch : chs) {
-                loose.remove(ch);
-            }
-            if (closed) {
-                c.close();
-            }
-            return c;
+            return adopt(new SocketSendComm(tag, name(tag), chs, MAX_REQUESTS), sends, chs);
         } catch (IOException | RuntimeException e) {
             for (SocketChannel ch : chs) {
                 closeQuietly(ch);
@@ -171,8 +167,7 @@ public final class SocketNet implements Net {
         if (kind != MemoryKind.HOST) {
             throw new IOException("the socket net sends from and receives into host memory only, not " + kind);
         }
-        int k = comm instanceof SocketSendComm s ? s.sockets() : ((SocketRecvComm) comm).sockets();
-        return new SocketMemory(region, k);
+        return new SocketMemory(region, ((SocketComm) comm).sockets());
     }
 
     @Override
@@ -193,7 +188,7 @@ public final class SocketNet implements Net {
     @Override
     public boolean test(NetRequest request) throws IOException {
         SocketRequest r = (SocketRequest) request;
-        return r.comm instanceof SocketSendComm s ? s.progress(r) : ((SocketRecvComm) r.comm).progress(r);
+        return r.comm.test(r);
     }
 
     @Override

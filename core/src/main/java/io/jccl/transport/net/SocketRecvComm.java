@@ -18,7 +18,7 @@ import java.nio.channels.SocketChannel;
  * Reads happen in the calling thread ({@link #progress}); with a {@link SocketPoller} only sockets
  * it saw readable are read.
  */
-final class SocketRecvComm implements RecvComm {
+final class SocketRecvComm extends SocketComm implements RecvComm {
     private static final int HEADER = 0;
     private static final int CHECK = 1;
     private static final int DATA = 2;
@@ -53,32 +53,17 @@ final class SocketRecvComm implements RecvComm {
         }
     }
 
-    private final long tag;
-    private final String name;
     private final In[] ins;
-    private final SocketRequest[] ring;
-    /** Receives posted. */
-    private long posted;
 
     SocketRecvComm(long tag, String name, SocketChannel[] channels, int requests) throws IOException {
-        this.tag = tag;
-        this.name = name;
+        super(tag, name, channels, requests);
         this.ins = new In[channels.length];
         for (int i = 0; i < channels.length; i++) {
-            channels[i].configureBlocking(false);
             ins[i] = new In(channels[i], i);
-        }
-        this.ring = new SocketRequest[requests];
-        for (int i = 0; i < requests; i++) {
-            ring[i] = new SocketRequest(this);
         }
     }
 
     @Override
-    public long tag() {
-        return tag;
-    }
-
     int sockets() {
         return ins.length;
     }
@@ -87,23 +72,19 @@ final class SocketRecvComm implements RecvComm {
         if (max < 0) {
             throw new IllegalArgumentException("a receive of at most " + max + " bytes on " + name);
         }
-        SocketRequest r = ring[(int) (posted % ring.length)];
-        if (r.busy) {
-            return null;
+        SocketRequest r = next(data, offset, memory, max);
+        if (r != null) {
+            r.max = max;
+            r.size = -1;
+            r.left = 0;
         }
-        r.post(posted++, data, offset, memory, max);
-        r.max = max;
-        r.size = -1;
-        r.left = 0;
         return r;
     }
 
-    /** Reads what has arrived for the posted receives; true when {@code r} is done (it is then free again). */
+    /** Reads what has arrived for the posted receives, stopping once {@code r} is whole. */
+    @Override
     boolean progress(SocketRequest r) throws IOException {
-        if (!r.busy) {
-            throw new IllegalStateException("a request of " + name + " tested after it was done");
-        }
-        // Stops reading once r is whole, so the caller can hand it on before later messages are read.
+        // Stops once r is whole, so the caller can hand it on before later messages are read.
         boolean moved;
         do {
             moved = false;
@@ -113,34 +94,21 @@ final class SocketRecvComm implements RecvComm {
                 }
             }
         } while (moved && !whole(r));
-        if (!whole(r)) {
-            return false;
-        }
-        r.busy = false;
-        r.data = null;
-        return true;
+        return whole(r);
     }
 
     private static boolean whole(SocketRequest r) {
         return r.size >= 0 && r.left == 0;
     }
 
-    /** Moves one socket on; true when it did (read bytes, or its frame changed state). */
+    /** Moves one socket on; true when its frame changed state (false: it has nothing more now, or its frame waits). */
     private boolean step(In in) throws IOException {
         if (in.ended) {
             return false;
         }
         if (in.state == HEADER) {
-            if (in.key != null && !in.ready) {
+            if (!fill(in, in.header)) {
                 return false;
-            }
-            int n = in.channel.read(in.header);
-            if (n < 0) {
-                throw closed(in);
-            }
-            if (in.header.hasRemaining()) {
-                in.ready = n > 0;
-                return n > 0;
             }
             in.header.flip();
             in.seq = in.header.getLong();
@@ -167,18 +135,8 @@ final class SocketRecvComm implements RecvComm {
             interest(in, true);
             in.state = DATA;
         }
-        if (in.data.hasRemaining()) {
-            if (in.key != null && !in.ready) {
-                return false;
-            }
-            int n = in.channel.read(in.data);
-            if (n < 0) {
-                throw closed(in);
-            }
-            if (in.data.hasRemaining()) {
-                in.ready = n > 0;
-                return n > 0;
-            }
+        if (!fill(in, in.data)) {
+            return false;
         }
         in.request.left--;
         in.last = in.seq;
@@ -186,6 +144,24 @@ final class SocketRecvComm implements RecvComm {
         in.state = HEADER;
         in.data = null;
         in.request = null;
+        return true;
+    }
+
+    /** Reads into {@code b} until it is full (true) or the socket has nothing more now (false). */
+    private boolean fill(In in, ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            if (in.key != null && !in.ready) {
+                return false;
+            }
+            int n = in.channel.read(b);
+            if (n < 0) {
+                throw closed(in);
+            }
+            if (n == 0) {
+                in.ready = false;
+                return false;
+            }
+        }
         return true;
     }
 
@@ -203,7 +179,7 @@ final class SocketRecvComm implements RecvComm {
             if (m >= posted) {
                 return false;
             }
-            SocketRequest r = ring[(int) (m % ring.length)];
+            SocketRequest r = request(m);
             if (r.seq == m && r.busy) {
                 if (r.size < 0) {
                     return false; // socket 0 brings its size
@@ -217,7 +193,7 @@ final class SocketRecvComm implements RecvComm {
         if (in.seq >= posted) {
             return false; // a receive posted late
         }
-        SocketRequest r = ring[(int) (in.seq % ring.length)];
+        SocketRequest r = request(in.seq);
         if (r.seq != in.seq || !r.busy || r.size >= 0 && r.left == 0) {
             throw bad(in, "a chunk of message " + in.seq + ", which arrived whole already");
         }
@@ -241,7 +217,7 @@ final class SocketRecvComm implements RecvComm {
     /** An END frame: fine unless this socket still owes a chunk of a message whose size came. */
     private void end(In in) throws IOException {
         for (long m = Math.max(in.next, posted - ring.length); m < posted; m++) {
-            SocketRequest r = ring[(int) (m % ring.length)];
+            SocketRequest r = request(m);
             if (r.seq == m && r.busy && r.size >= 0 && r.left > 0 && in.index < SocketFrames.chunks(r.size, ins.length)) {
                 throw bad(in, "the sender ended the connection within message " + m);
             }
@@ -293,15 +269,11 @@ final class SocketRecvComm implements RecvComm {
         return new EOFException("the connection was closed (socket " + in.index + " of " + ins.length + ", " + name + ")");
     }
 
+    @Override
     void close() {
         for (In in : ins) {
             in.view.forget();
             SocketNet.closeQuietly(in.channel);
         }
-    }
-
-    @Override
-    public String toString() {
-        return name;
     }
 }

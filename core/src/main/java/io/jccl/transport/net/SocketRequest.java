@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
  */
 final class SocketRequest implements NetRequest {
     /** The comm it belongs to (test finds the comm through it). */
-    final Object comm;
+    final SocketComm comm;
     /** Message number on the connection; which message of the comm this request is. */
     long seq;
     MemorySegment data;
@@ -24,7 +24,7 @@ final class SocketRequest implements NetRequest {
     /** Posted and not yet reported done by test. */
     boolean busy;
 
-    SocketRequest(Object comm) {
+    SocketRequest(SocketComm comm) {
         this.comm = comm;
     }
 

@@ -12,7 +12,7 @@ import java.nio.channels.SocketChannel;
  * writes its chunk of every posted message in order, as a frame, with non-blocking writes from
  * the calling thread ({@link #progress}); a request is done once every chunk of it is written.
  */
-final class SocketSendComm implements SendComm {
+final class SocketSendComm extends SocketComm implements SendComm {
     /** One socket and the frame it is writing. */
     private static final class Out {
         final SocketChannel channel;
@@ -30,32 +30,17 @@ final class SocketSendComm implements SendComm {
         }
     }
 
-    private final long tag;
-    private final String name;
     private final Out[] outs;
-    private final SocketRequest[] ring;
-    /** Messages posted. */
-    private long posted;
 
     SocketSendComm(long tag, String name, SocketChannel[] channels, int requests) throws IOException {
-        this.tag = tag;
-        this.name = name;
+        super(tag, name, channels, requests);
         this.outs = new Out[channels.length];
         for (int i = 0; i < channels.length; i++) {
-            channels[i].configureBlocking(false);
             outs[i] = new Out(channels[i], i);
-        }
-        this.ring = new SocketRequest[requests];
-        for (int i = 0; i < requests; i++) {
-            ring[i] = new SocketRequest(this);
         }
     }
 
     @Override
-    public long tag() {
-        return tag;
-    }
-
     int sockets() {
         return outs.length;
     }
@@ -64,39 +49,29 @@ final class SocketSendComm implements SendComm {
         if (size < 0 || size > SocketFrames.MAX_MESSAGE) {
             throw new IllegalArgumentException("a message of " + size + " bytes on " + name);
         }
-        SocketRequest r = ring[(int) (posted % ring.length)];
-        if (r.busy) {
-            return null;
+        SocketRequest r = next(data, offset, memory, size);
+        if (r != null) {
+            r.size = size;
+            r.left = SocketFrames.chunks(size, outs.length);
         }
-        r.post(posted++, data, offset, memory, size);
-        r.size = size;
-        r.left = SocketFrames.chunks(size, outs.length);
         return r;
     }
 
-    /** Writes what the sockets take now; true when {@code r} is done (it is then free again). */
+    @Override
     boolean progress(SocketRequest r) throws IOException {
-        if (!r.busy) {
-            throw new IllegalStateException("a request of " + name + " tested after it was done");
+        for (int i = 0; i < outs.length && r.left > 0; i++) {
+            write(outs[i], i);
         }
-        if (r.left > 0) {
-            for (int i = 0; i < outs.length; i++) {
-                write(outs[i], i);
-            }
-        }
-        if (r.left > 0) {
-            return false;
-        }
-        r.busy = false;
-        r.data = null;
-        return true;
+        return r.left == 0;
     }
 
     /** Socket {@code i} writes its chunks of the posted messages in order until done or full. */
     private void write(Out o, int i) throws IOException {
         int k = outs.length;
+        // Messages before posted - ring.length are done and freed: this socket wrote its chunk of them, or had none.
+        o.next = Math.max(o.next, posted - ring.length);
         while (o.next < posted) {
-            SocketRequest r = ring[(int) (o.next % ring.length)];
+            SocketRequest r = request(o.next);
             if (!o.writing) {
                 // A message done and freed, even reused, had no chunk on this socket.
                 if (r.seq != o.next || !r.busy || i >= SocketFrames.chunks(r.size, k)) {
@@ -148,15 +123,11 @@ final class SocketSendComm implements SendComm {
         }
     }
 
+    @Override
     void close() {
         for (Out o : outs) {
             o.view.forget();
             SocketNet.closeQuietly(o.channel);
         }
-    }
-
-    @Override
-    public String toString() {
-        return name;
     }
 }
