@@ -98,6 +98,34 @@ class TransportChoiceTest {
     }
 
     @Test
+    void withSubsysNetTheLogHoldsOnlyTheNetsLines() throws Exception {
+        Path file = Files.createTempFile("jccl-net", ".log");
+        Config net = LOOPBACK.withP2pDisable(true).withShmDisable(true).withDebug(Config.Debug.INFO).withDebugSubsys("NET")
+                .withDebugFile(file.toString());
+        List<Communicator> comms;
+        try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
+            CommId id = root.id();
+            comms = CommunicatorInitTest.ranks(2, r -> Communicator.init(id, 2, r, net));
+        }
+        try {
+            CommunicatorInitTest.ranks(2, r -> {
+                ProcessRank.collectives(comms.get(r));
+                return r;
+            });
+        } finally {
+            comms.forEach(Communicator::close);
+        }
+        List<String> lines = Files.readAllLines(file).stream().filter(l -> !l.contains(" jccl VERSION ")).toList();
+        Files.delete(file);
+        assertThat(lines).as("INFO lines of NET only").isNotEmpty().allMatch(l -> l.matches(".* \\[[01]\\] jccl INFO NET .*"));
+        assertThat(lines).filteredOn(l -> l.contains("using NET/Socket (1 device)")).as("one net per process").hasSize(1);
+        assertThat(lines).filteredOn(l -> l.matches(".*channel \\d\\d/\\w+ : rank 0 .* -> rank 1 .* \\[send\\] via NET/Socket/0"))
+                .isNotEmpty();
+        assertThat(lines).filteredOn(l -> l.matches(".*channel \\d\\d/\\w+ : rank 1 .* -> rank 0 .* \\[receive\\] via NET/Socket/0"))
+                .isNotEmpty();
+    }
+
+    @Test
     void threadsWithP2pDisabledTalkThroughSharedMemory() throws Exception {
         assertNoNetThreadsLeft();
         List<Path> before = ownShmFiles();

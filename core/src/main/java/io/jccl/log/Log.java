@@ -94,7 +94,7 @@ public final class Log {
         Debug d = config.debug();
         boolean version = d == Debug.VERSION || d.compareTo(Debug.INFO) >= 0 || (d == Debug.WARN && values.given(Settings.DEBUG));
         if (version && !VERSION_SHOWN.getAndSet(true)) {
-            log.sink.write(rank, Debug.INFO, Subsys.INIT, "jccl version " + version() + " (Java " + Runtime.version() + ", "
+            log.sink.write(rank, Debug.VERSION, Subsys.INIT, "jccl version " + version() + " (Java " + Runtime.version() + ", "
                     + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ")");
         }
         if (log.on(Debug.INFO, Subsys.ENV) && !ENV_SHOWN.getAndSet(true)) {
@@ -176,7 +176,7 @@ public final class Log {
         @Override
         public void write(int rank, Debug level, Subsys subsystem, String message) {
             String line = HOST + ":" + PID + ":" + Thread.currentThread().threadId() + " [" + (rank < 0 ? "-" : rank)
-                    + "] jccl " + level + " " + subsystem + " " + message + "\n";
+                    + "] jccl " + level + " " + (level == Debug.VERSION ? "" : subsystem + " ") + message + "\n";
             byte[] b = line.getBytes(StandardCharsets.UTF_8);
             synchronized (out) {
                 try {

@@ -10,11 +10,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 
 /**
- * The socket transport for another engine's FIFOs: those of the CUDA engine, in pinned host memory
- * its kernels reach. A kernel that sends to a rank behind sockets writes into a FIFO of this
- * process ({@link #sending}), which the {@link NetProxy}'s threads empty onto the sockets; a kernel
- * that receives from one reads a FIFO ({@link #receiving}) the proxy fills from them, as the host
- * engine's own socket connections do (NCCL's net transport with host-memory buffers). The FIFOs
+ * The network transport for another engine's FIFOs: those of the CUDA engine, in pinned host
+ * memory its kernels reach. A kernel that sends to a rank on another host writes into a FIFO of
+ * this process ({@link #sending}), which the {@link NetProxy}'s threads empty onto the network; a
+ * kernel that receives from one reads a FIFO ({@link #receiving}) the proxy fills from it, as the
+ * host engine's own net connections do (NCCL's net transport with host-memory buffers). The FIFOs
  * keep the host engine's layout, which the kernels share, so the proxy reads and writes them with
  * the host engine's protocol code; the engine gives the memory ({@link Memory}) and marks these
  * connections for system-scope fences in its kernels.
@@ -56,7 +56,7 @@ public final class NetFifos implements NetOwner, AutoCloseable {
     private final NetProxy proxy;
     private volatile String cause;
 
-    /** Whether some pair of the communicator's ranks talks over sockets: then every rank makes one (collective). */
+    /** Whether some pair of the communicator's ranks talks over the network: then every rank makes one (collective). */
     public static boolean needed(Bootstrap bootstrap, boolean p2pDisable, boolean shmDisable) {
         return Transport.anyNet(bootstrap.peers(), p2pDisable, shmDisable);
     }
@@ -81,12 +81,12 @@ public final class NetFifos implements NetOwner, AutoCloseable {
         proxy.exchangeAddresses(bootstrap);
     }
 
-    /** The FIFO local rank {@code to} receives on from {@code from}, which the proxy fills from the sockets. */
+    /** The FIFO local rank {@code to} receives on from {@code from}, which the proxy fills from the network. */
     public MemorySegment receiving(Protocol protocol, int channel, int from, int to) {
         return receiveFifo(protocol, channel, from, to).mem;
     }
 
-    /** The FIFO local rank {@code from} sends to {@code to} through, which the proxy empties onto the sockets. */
+    /** The FIFO local rank {@code from} sends to {@code to} through, which the proxy empties onto the network. */
     public MemorySegment sending(Protocol protocol, int channel, int from, int to) {
         return sending.computeIfAbsent(key(protocol, channel, from, to), k -> {
             Fifo f = make(protocol, channel, from, to);
@@ -119,7 +119,7 @@ public final class NetFifos implements NetOwner, AutoCloseable {
         return cause;
     }
 
-    /** Where every rank runs, and which connections go over sockets. */
+    /** Where every rank runs, and which connections go over the network. */
     public PeerProcesses peers() {
         return peers;
     }
@@ -140,7 +140,7 @@ public final class NetFifos implements NetOwner, AutoCloseable {
         failure.failed(why, by, lost);
     }
 
-    /** Stops the proxy and closes its sockets; the FIFOs' memory stays the engine's to free. */
+    /** Stops the proxy and closes its net; the FIFOs' memory stays the engine's to free. */
     @Override
     public void close() {
         proxy.close();

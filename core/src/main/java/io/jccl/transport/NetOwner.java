@@ -3,8 +3,8 @@ package io.jccl.transport;
 import io.jccl.proto.Protocol;
 
 /**
- * What a {@link NetProxy} needs of the domain whose FIFOs it carries over sockets: the host
- * engine's ({@link HostDomain}) or the CUDA engine's FIFOs in pinned host memory ({@link NetFifos}).
+ * What a {@link NetProxy} needs of the domain whose FIFOs it carries over the network: the host
+ * engine's ({@code HostDomain}) or the CUDA engine's FIFOs in pinned host memory ({@link NetFifos}).
  */
 public interface NetOwner {
     boolean aborted();

@@ -2,333 +2,276 @@ package io.jccl.transport;
 
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
+import io.jccl.Config;
+import io.jccl.Config.Subsys;
+import io.jccl.log.Log;
 import io.jccl.proto.Protocol;
+import io.jccl.transport.net.ListenComm;
+import io.jccl.transport.net.MemoryHandle;
+import io.jccl.transport.net.MemoryKind;
+import io.jccl.transport.net.Net;
+import io.jccl.transport.net.NetHandle;
+import io.jccl.transport.net.NetProperties;
+import io.jccl.transport.net.NetSetup;
+import io.jccl.transport.net.Nets;
+import io.jccl.transport.net.RecvComm;
+import io.jccl.transport.net.SendComm;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
-import java.io.DataInputStream;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The socket transport of one process's domain, for connections whose {@link Transport} is NET:
- * each such connection has an ordinary in-process FIFO at both ends, and the process's proxy
- * threads move its messages over {@code K} TCP sockets: on the sender's side {@link NetSender}
- * threads take each message from the FIFO the sending lane fills (reading by-reference messages
- * in place), cut it into at most {@code K} chunks and write chunk {@code i} as a frame on socket
- * {@code i}; on the receiver's side {@link NetReceiver} threads read the frames straight into
- * the FIFO's slot, each chunk at its place, and publish the message once every chunk arrived. The
- * lanes see in-process FIFOs only.
+ * The network transport of one process's domain, for connections whose {@link Transport} is NET:
+ * each such connection has an ordinary in-process FIFO at both ends, and this proxy moves its
+ * messages over a {@link Net} (sockets now; the net is chosen by {@link Nets#open}). On the
+ * sender's side {@link NetSender} threads take each message the lane put in the FIFO (in its slot,
+ * or in the lane's memory for a by-reference message), {@code isend} it and release it when the
+ * net says it was sent; on the receiver's side {@link NetReceiver} threads post {@code irecv}s
+ * into the FIFO's free slots (up to {@link Protocol#STEPS}, in order) and publish each message
+ * when the net says it arrived. The lanes see in-process FIFOs only, and the proxy nothing of the
+ * wire: a connection is a send or receive comm named by its tag, {@link FifoKey#pack}.
  *
- * <p>{@code JCCL_SOCKET_NTHREADS} ({@code T}) threads per direction serve all connections of the
- * process; each connection opens {@code K = T × JCCL_NSOCKS_PERTHREAD} sockets, socket {@code i}
- * served by thread {@code i mod T} (NCCL's net_socket arrangement). A chunk is at least 64 KiB
- * (NCCL's MIN_CHUNKSIZE): a message of {@code n} bytes has {@code ceil(n / max(64 KiB, ceil(n /
- * K)))} chunks, at least one.
- *
- * <p>Wire: the sender connects each socket to the listener the receiver's process published at
- * init and opens with a {@link #HEADER} (magic, communicator id, protocol, channel, ranks, socket
- * index and count) and a MAC of it under a key derived from the bootstrap's secret (so strangers,
- * and ranks of other communicators, are refused, and the key never crosses the wire). Every chunk
- * then travels as a {@link #FRAME} header (message number, message size, chunk length) and the
- * bytes. The receiver checks each against what it expects (size within the slot, the chunk's
- * length from the size, message numbers in order): a bad frame aborts the domain naming the peer,
- * it is never read past its bounds.
+ * <p>A connection whose net fails (a broken connection, a bad frame, a peer that cannot be
+ * reached) aborts the domain naming the peer. A closing rank's messages leave first, bounded
+ * ({@link #finish}). The process listens once; every rank's handle is exchanged through the
+ * bootstrap at init, and a sender connects when its connection is first used.
  */
 final class NetProxy implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger("io.jccl.net");
-    static final int MAGIC = 0x4a434e32; // "JCN2"
-    /** Connection header before its MAC: magic, comm id, protocol, channel, from, to, socket index, socket count. */
-    static final int HEADER = 4 + 8 + 6 * 4;
-    static final int MAC_BYTES = 16;
-    /** Chunk frame header: message number (8), message size (4), chunk length (4). */
-    static final int FRAME = 16;
-    /** The message number of the frame a sender writes on each socket when its rank closes: nothing follows. */
-    static final long END = -2;
-    /** How long a closing rank waits for its messages to leave over the sockets. */
+    /** How long a closing rank waits for its messages to leave. */
     private static final long FINISH_NANOS = 30_000_000_000L;
-    /** NCCL's MIN_CHUNKSIZE: a message is cut into chunks no smaller than this (but the last). */
-    static final long MIN_CHUNK = 64 << 10;
-    /** A connection's header must arrive within this long, or it is dropped. */
-    private static final int HEADER_TIMEOUT_MS = 10_000;
+    private static final int DEVICE = 0;
 
     final NetOwner owner;
+    final Net net;
     private final int nranks;
-    /** The communicator's shared settings (sockets, threads, buffer sizes, timeout). */
-    private final io.jccl.Config config;
+    /** The communicator's shared settings (buffer sizes, timeout). */
+    private final Config config;
     final PeerProcesses peers;
-    private final long commId;
-    private final byte[] key;
-    private final ServerSocketChannel server;
-    private final InetSocketAddress[] addresses;
-    /** Sockets of every connection, closed with the proxy. */
-    private final List<SocketChannel> sockets = new CopyOnWriteArrayList<>();
-    /** FIFOs whose messages this process sends over sockets (drained when their rank closes). */
+    private final ListenComm listener;
+    private final NetHandle[] handles;
+    /** FIFOs whose messages this process sends (drained when their rank closes). */
     private final List<Fifo> sendFifos = new CopyOnWriteArrayList<>();
-    /** Receiving connections whose sockets are still arriving, by (protocol, channel, from, to). */
-    private final Map<Long, NetReceiver.Conn> arriving = new ConcurrentHashMap<>();
+    /** Receiving connections admitted, by tag: a connection comes once. */
+    private final Set<Long> admitted = ConcurrentHashMap.newKeySet();
     private final NetSender sender;
     private final NetReceiver receiver;
+    /** What the proxy's waits watch: this domain's abort, and the proxy's close. */
+    final Wait.Watch watch;
+    private final Log log;
     private volatile boolean closed;
 
     /**
-     * Listens on {@code bind}; {@code key} (from the bootstrap's secret) authenticates connections.
-     * Sockets per connection and threads come from the domain's configuration.
+     * Listens on {@code bind} with the net {@link Nets#open} chooses; {@code key} (from the
+     * bootstrap's secret) authenticates connections.
      */
-    NetProxy(NetOwner owner, io.jccl.Config config, PeerProcesses peers, InetAddress bind, long commId, byte[] key, int rank) {
+    NetProxy(NetOwner owner, Config config, PeerProcesses peers, InetAddress bind, long commId, byte[] key, int rank) {
+        this(owner, config, peers, Nets.open(config, new NetSetup(bind, commId, key, names(peers.size()),
+                warning -> Log.of(config, rank).warn(Subsys.NET, warning))), rank);
+    }
+
+    /** Serves the NET connections of {@code peers}'s local ranks over {@code net} (closed with the proxy). */
+    NetProxy(NetOwner owner, Config config, PeerProcesses peers, Net net, int rank) {
         this.owner = owner;
         this.nranks = peers.size();
         this.config = config;
         this.peers = peers;
-        this.commId = commId;
-        this.key = key.clone();
-        this.addresses = new InetSocketAddress[nranks];
+        this.net = net;
+        this.log = Log.of(config, rank);
+        this.handles = new NetHandle[nranks];
+        this.watch = new Wait.Watch() {
+            @Override
+            public boolean aborted() {
+                return closed || owner.aborted();
+            }
+
+            @Override
+            public boolean dead(int r) {
+                return false;
+            }
+
+            @Override
+            public int anyDead() {
+                return -1;
+            }
+        };
         try {
-            server = ServerSocketChannel.open();
-            server.bind(new InetSocketAddress(bind, 0), 256);
-        } catch (IOException e) {
-            throw new JcclException(ErrorCode.SYSTEM_ERROR, rank, "cannot listen for the socket transport on " + bind + ": " + e, e);
+            listener = net.listen(DEVICE);
+        } catch (IOException | RuntimeException e) {
+            net.close();
+            throw new JcclException(ErrorCode.SYSTEM_ERROR, rank, "cannot listen for the network transport (" + net.name() + ", "
+                    + net.properties(DEVICE).name() + "): " + e.getMessage(), e);
         }
-        int threads = config.socketThreads();
+        int threads = net.proxyThreads();
+        if (log.on(Config.Debug.INFO, Subsys.NET)) {
+            NetProperties p = net.properties(DEVICE);
+            log.info(Subsys.NET, "using NET/" + net.name() + " (" + net.devices() + " device" + (net.devices() == 1 ? "" : "s")
+                    + "), device " + DEVICE + ": " + p.name() + (p.pciPath() != null ? " at " + p.pciPath() : "") + ", "
+                    + p.speedMbps() + " Mbit/s, " + p.maxRequests() + " requests per comm; " + threads
+                    + " proxy thread" + (threads == 1 ? "" : "s") + " per direction");
+        }
         sender = new NetSender(this, threads);
         receiver = new NetReceiver(this, threads);
-        Thread.ofPlatform().daemon().name("jccl-net-accept").start(this::acceptLoop);
+        Thread.ofVirtual().name("jccl-net-admit").start(this::acceptLoop);
     }
 
-    /** The key that authenticates a communicator's socket connections, derived from the bootstrap's secret. */
+    /** How the net names a connection's tag: its FIFO, or the number when no FIFO has it. */
+    private static java.util.function.LongFunction<String> names(int nranks) {
+        return tag -> {
+            FifoKey k = connection(tag, nranks);
+            return k != null ? k.toString() : "connection " + Long.toHexString(tag);
+        };
+    }
+
+    /** The FIFO a tag names among {@code nranks} ranks, or null when none does. */
+    private static FifoKey connection(long tag, int nranks) {
+        long n = (long) nranks * nranks * FifoKey.MAX_CHANNELS * Protocol.values().length;
+        FifoKey k = tag >= 0 && tag < n ? FifoKey.unpack(tag, nranks) : null;
+        return k != null && k.from() != k.to() ? k : null;
+    }
+
+    /** The key that authenticates a communicator's connections, derived from the bootstrap's secret. */
     static byte[] key(io.jccl.bootstrap.Bootstrap bootstrap, long commId) {
         return bootstrap.deriveKey("net", ByteBuffer.allocate(8).putLong(commId).array());
     }
 
-    /** Every rank contributes its process's listener and learns everyone's (collective over the bootstrap). */
+    /** Every rank contributes its process's listener handle and learns everyone's (collective over the bootstrap). */
     void exchangeAddresses(io.jccl.bootstrap.Bootstrap bootstrap) {
-        InetSocketAddress mine = address();
-        byte[][] addrs = bootstrap.allGather((mine.getAddress().getHostAddress() + " " + mine.getPort())
-                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-        for (int r = 0; r < addrs.length; r++) {
-            String[] hp = new String(addrs[r], java.nio.charset.StandardCharsets.US_ASCII).split(" ");
-            setAddress(r, new InetSocketAddress(InetAddress.ofLiteral(hp[0]), Integer.parseInt(hp[1])));
+        byte[][] all = bootstrap.allGather(listener.handle().bytes());
+        for (int r = 0; r < all.length; r++) {
+            setHandle(r, new NetHandle(all[r]));
         }
     }
 
-    InetSocketAddress address() {
-        try {
-            return (InetSocketAddress) server.getLocalAddress();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+    /** This process's listener, as senders reach it. */
+    NetHandle handle() {
+        return listener.handle();
     }
 
-    void setAddress(int rank, InetSocketAddress a) {
-        addresses[rank] = a;
-    }
-
-    /** Sockets each connection this process opens uses. */
-    int socketsPerConnection() {
-        return config.socketThreads() * config.socksPerThread();
+    void setHandle(int rank, NetHandle h) {
+        handles[rank] = h;
     }
 
     boolean closed() {
         return closed;
     }
 
-    /** Chunks of a message of {@code n} bytes over {@code k} sockets (at least one, for empty messages). */
-    static int chunks(long n, int k) {
-        long c = chunkBytes(n, k);
-        return (int) Math.max(1, (n + c - 1) / c);
-    }
-
-    /** Bytes of every chunk but the last. */
-    static long chunkBytes(long n, int k) {
-        return Math.max(MIN_CHUNK, (n + k - 1) / k);
-    }
-
-    /** Length of chunk {@code i} of a message of {@code n} bytes over {@code k} sockets. */
-    static long chunkLength(long n, int k, int i) {
-        long c = chunkBytes(n, k);
-        return Math.max(0, Math.min(c, n - i * c));
-    }
-
     /**
      * Starts sending what the local rank {@code f.from} writes into {@code f} to rank {@code f.to}:
-     * a virtual thread connects the sockets (retrying until the timeout), then the send threads serve them.
+     * a virtual thread connects (retrying until the timeout), then a send thread serves it.
      */
     void startSend(Fifo f) {
         sendFifos.add(f);
         Thread.ofVirtual().name("jccl-net-connect-" + f).start(() -> {
-            int k = socketsPerConnection();
-            SocketChannel[] socks = new SocketChannel[k];
             try {
-                for (int i = 0; i < k; i++) {
-                    socks[i] = connect(f, i, k);
+                NetHandle to = handles[f.to];
+                if (to == null) {
+                    throw new IOException("no handle of rank " + f.to + "'s listener");
                 }
-                sender.add(f, socks);
+                long tag = FifoKey.pack(f.protocol, f.channel, f.from, f.to, nranks);
+                SendComm comm = net.connect(DEVICE, to, tag, System.nanoTime() + config.timeout().toNanos());
+                MemorySegment region = sendRegion(f);
+                MemoryHandle memory = net.register(comm, region, MemoryKind.HOST);
+                sender.add(new NetSender.Conn(f, comm, memory, region));
+                log.info(Subsys.NET, () -> connected(f.protocol, f.channel, f.from, f.to, "send"));
             } catch (IOException | RuntimeException e) {
                 lost(f.from, f.to, e);
             }
         });
     }
 
-    private SocketChannel connect(Fifo f, int index, int count) throws IOException {
-        long deadline = System.nanoTime() + config.timeout().toNanos();
-        IOException last = null;
-        long pause = 10;
-        while (!closed && System.nanoTime() < deadline) {
-            SocketChannel ch = SocketChannel.open();
-            try {
-                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                ch.connect(addresses[f.to]);
-                sockets.add(ch);
-                ByteBuffer h = ByteBuffer.allocate(HEADER + MAC_BYTES).putInt(MAGIC).putLong(commId).putInt(f.protocol.ordinal())
-                        .putInt(f.channel).putInt(f.from).putInt(f.to).putInt(index).putInt(count);
-                h.put(mac(h.array(), HEADER)).flip();
-                while (h.hasRemaining()) {
-                    ch.write(h);
-                }
-                return ch;
-            } catch (IOException e) {
-                last = e;
-                ch.close();
-                try {
-                    Thread.sleep(pause);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-                pause = Math.min(500, pause * 2);
-            }
-        }
-        throw last != null ? last : new IOException("closed");
+    /** A connection's line, as NCCL's: {@code channel 00/LL : 0[pid] -> 1[pid] [send] via NET/Socket/0}. */
+    private String connected(Protocol protocol, int channel, int from, int to, String direction) {
+        return String.format("channel %02d/%s : %s -> %s [%s] via NET/%s/%d", channel, protocol, peers.describe(from),
+                peers.describe(to), direction, net.name(), DEVICE);
     }
 
-    /** The first {@link #MAC_BYTES} of HMAC-SHA256 under the connection key over {@code bytes[0..n)}. */
-    private byte[] mac(byte[] bytes, int n) {
-        try {
-            Mac m = Mac.getInstance("HmacSHA256");
-            m.init(new SecretKeySpec(key, "HmacSHA256"));
-            m.update(bytes, 0, n);
-            return java.util.Arrays.copyOf(m.doFinal(), MAC_BYTES);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
-        }
+    /** Where a sending FIFO's messages lie when the lane did not pass them by reference. */
+    private static MemorySegment sendRegion(Fifo f) {
+        return f instanceof LineFifo l ? l.recvStage : f.mem;
     }
 
     private void acceptLoop() {
+        long wait = Wait.Pacing.NET_IDLE.maxParkNanos();
         while (!closed) {
-            SocketChannel ch;
+            RecvComm c;
             try {
-                ch = server.accept();
-            } catch (IOException e) {
+                c = net.accept(listener, System.nanoTime() + wait);
+            } catch (IOException | RuntimeException e) {
+                if (!closed) {
+                    lost(peers.localRanks()[0], -1, e);
+                }
                 return;
             }
-            sockets.add(ch);
-            // A silent or slow stranger holds up only its own virtual thread, for the header's timeout.
-            Thread.ofVirtual().name("jccl-net-header").start(() -> admit(ch));
+            if (c != null) {
+                admit(c);
+            }
         }
     }
 
-    /** Checks a new socket's header and hands it to the receiving connection it belongs to; drops and logs anything else. */
-    private void admit(SocketChannel ch) {
+    /** Hands an accepted connection to the receiving FIFO its tag names; drops and logs anything else. */
+    private void admit(RecvComm c) {
+        FifoKey k = connection(c.tag(), nranks);
         try {
-            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            ch.socket().setSoTimeout(HEADER_TIMEOUT_MS);
-            byte[] h = new byte[HEADER + MAC_BYTES];
-            new DataInputStream(ch.socket().getInputStream()).readFully(h);
-            ByteBuffer b = ByteBuffer.wrap(h);
-            int magic = b.getInt();
-            long id = b.getLong();
-            if (magic != MAGIC || id != commId) {
-                throw new IOException("not a connection of this communicator");
+            if (k == null || !peers.inProcess(k.to()) || peers.transport(k.from(), k.to()) != Transport.NET) {
+                throw new IOException("impossible connection " + (k != null ? k.toString() : Long.toHexString(c.tag())));
             }
-            if (!MessageDigest.isEqual(mac(h, HEADER), java.util.Arrays.copyOfRange(h, HEADER, HEADER + MAC_BYTES))) {
-                throw new IOException("its header does not carry this communicator's key");
+            if (!admitted.add(c.tag())) {
+                throw new IOException(k + " came twice");
             }
-            int proto = b.getInt();
-            int channel = b.getInt();
-            int from = b.getInt();
-            int to = b.getInt();
-            int index = b.getInt();
-            int count = b.getInt();
-            if (proto < 0 || proto >= Protocol.values().length || channel < 0 || channel >= FifoKey.MAX_CHANNELS || from < 0
-                    || from >= nranks || to < 0 || to >= nranks || from == to || !peers.inProcess(to)
-                    || peers.transport(from, to) != Transport.NET || count < 1 || count > io.jccl.Config.MAX_SOCKETS
-                    || index < 0 || index >= count) {
-                throw new IOException("impossible connection: protocol " + proto + ", channel " + channel + ", " + from + " -> " + to
-                        + ", socket " + index + " of " + count);
-            }
-            long connKey = FifoKey.pack(Protocol.values()[proto], channel, from, to, nranks);
-            NetReceiver.Conn c = arriving.computeIfAbsent(connKey, k -> new NetReceiver.Conn(
-                    owner.receiveFifo(Protocol.values()[proto], channel, from, to), count,
-                    Protocol.values()[proto].maxMessageBytes(Protocol.values()[proto].buffSize(config))));
-            ch.socket().setSoTimeout(0);
-            ch.configureBlocking(false);
-            int placed = c.place(index, count, ch);
-            if (placed < 0) {
-                throw new IOException("socket " + index + " of " + count + " of " + c.fifo + " came twice, or the count differs");
-            }
-            if (placed == 1) {
-                receiver.add(c);
-            }
+            Fifo f = owner.receiveFifo(k.protocol(), k.channel(), k.from(), k.to());
+            MemorySegment region = f instanceof LineFifo l ? l.sendStage : f.mem;
+            MemoryHandle memory = net.register(c, region, MemoryKind.HOST);
+            receiver.add(new NetReceiver.Conn(f, c, memory, region, k.protocol().maxMessageBytes(k.protocol().buffSize(config))));
+            log.info(Subsys.NET, () -> connected(k.protocol(), k.channel(), k.from(), k.to(), "receive"));
         } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "jccl: dropped a connection to the socket transport: " + e.getMessage());
-            closeQuietly(ch);
+            log.warn(Subsys.NET, "dropped a connection to the network transport: " + e.getMessage());
+            net.closeRecv(c);
         }
     }
 
     /**
-     * Rank {@code rank} of this process closes: waits (bounded) until the messages it sent over
-     * sockets have all been written, ends its connections with an {@link #END} frame on every
-     * socket (so the receiver takes the close for what it is, not for a lost peer), and stops
-     * reading the connections it receives on (their FIFOs go with its arena).
+     * Rank {@code rank} of this process closes: waits (bounded) until the messages it sent have
+     * all left, ends its connections (so the receivers take the close for what it is, not for a
+     * lost peer), and stops receiving on its connections (their FIFOs go with its arena).
      */
     void finish(int rank) {
-        long deadline = System.nanoTime() + Math.min(FINISH_NANOS, config.timeout().toNanos());
+        long budget = Math.min(FINISH_NANOS, config.timeout().toNanos());
+        long deadline = System.nanoTime() + budget;
+        Wait wait = new Wait(watch, budget, Wait.Pacing.NET_POLL);
+        wait.begin();
+        drain:
         for (Fifo f : sendFifos) {
-            // A message is released only once every chunk of it was written.
-            while (f.from == rank && f.tail() != f.head() && !closed && !owner.aborted() && System.nanoTime() < deadline) {
-                java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+            // A message is released only once the net sent it.
+            while (f.from == rank && f.tail() != f.head()) {
+                if (!wait.pause()) {
+                    break drain;
+                }
             }
         }
         sender.end(rank, deadline);
         receiver.detach(rank);
     }
 
-    /** A connection of {@code local} with {@code remote} broke or brought a bad frame: the domain fails naming the peer. */
+    /** A connection of {@code local} with {@code remote} failed: the domain fails naming the peer. */
     void lost(int local, int remote, Throwable e) {
         if (closed || owner.aborted()) {
             return;
         }
-        owner.abort(remote < 0 ? "rank " + local + ": the socket transport failed: " + e
+        owner.abort(remote < 0 ? "rank " + local + ": the network transport failed: " + e
                 : "rank " + local + " lost its connection with " + peers.describe(remote) + ": " + e.getMessage(), local, remote);
-    }
-
-    static void closeQuietly(java.nio.channels.Channel ch) {
-        if (ch != null) {
-            try {
-                ch.close();
-            } catch (IOException e) {
-                // closing anyway
-            }
-        }
     }
 
     @Override
     public void close() {
         closed = true;
-        closeQuietly(server);
-        sockets.forEach(NetProxy::closeQuietly);
         sender.close();
         receiver.close();
+        net.close();
     }
 }

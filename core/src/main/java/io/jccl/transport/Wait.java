@@ -122,6 +122,19 @@ public final class Wait {
         public static final Pacing POLL = new Pacing(2_000, 0, 0, 50_000, 50_000);
         /** Polling a file another process writes once (a FIFO's export): every 200 µs. */
         public static final Pacing FILE_POLL = new Pacing(0, 0, 0, 200_000, 200_000);
+        /**
+         * A network proxy thread whose connection waits on the network (a full socket, a
+         * completion) or on a FIFO whose other side cannot wake it (a GPU's): a few spins, then
+         * sleeps growing from 1 µs to 50 µs, short since the link is busy then.
+         */
+        public static final Pacing NET_POLL = new Pacing(64, 0, 0, 1_000, 50_000);
+        /**
+         * A network proxy thread with nothing to do: lanes and arriving frames wake it, so its
+         * sleeps (10 ms growing to 1 s) only bound how late it sees an abort from elsewhere.
+         */
+        public static final Pacing NET_IDLE = new Pacing(0, 0, 0, 10_000_000, 1_000_000_000);
+        /** Connecting to a listener that may not be up yet: again at once, then after 10 ms growing to 0.5 s. */
+        public static final Pacing NET_CONNECT = new Pacing(0, 0, 0, 10_000_000, 500_000_000);
     }
 
     /** How often a wait asks about the peers' processes (the watch itself looks at /proc less often). */

@@ -1,0 +1,6 @@
+package io.jccl.transport.net;
+
+/** A listener of a {@link Net}: its handle goes to the other ranks through the bootstrap. */
+public interface ListenComm {
+    NetHandle handle();
+}

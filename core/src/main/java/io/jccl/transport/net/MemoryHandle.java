@@ -1,0 +1,10 @@
+package io.jccl.transport.net;
+
+import java.lang.foreign.MemorySegment;
+
+/** Memory registered with a {@link Net} for one comm ({@link Net#register}), until {@link Net#deregister}. */
+public interface MemoryHandle {
+    MemorySegment region();
+
+    MemoryKind kind();
+}

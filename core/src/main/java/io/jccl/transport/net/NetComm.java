@@ -1,0 +1,7 @@
+package io.jccl.transport.net;
+
+/** One end of one connection of a {@link Net}. */
+public interface NetComm {
+    /** The tag the sender connected with: which connection this is. */
+    long tag();
+}

@@ -1,0 +1,249 @@
+package io.jccl.transport.net;
+
+import io.jccl.transport.Wait;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channel;
+import java.nio.channels.SocketChannel;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The socket net (NCCL's net_socket, on the wire jccl's own): each connection is
+ * {@code K = T × P} TCP sockets ({@code JCCL_SOCKET_NTHREADS × JCCL_NSOCKS_PERTHREAD}), each opened
+ * with an authenticated {@link SocketHeader}; a message is cut into at most {@code K} chunks
+ * ({@link SocketFrames}), chunk {@code i} written as a frame on socket {@code i}; a closing sender
+ * writes an END frame on each socket. No threads of its own but the listener's: sends and receives
+ * progress in the threads that post and test them (the proxy's {@code T} threads per direction),
+ * and a {@link SocketPoller} lets those sleep in a selector. TCP_NODELAY everywhere: a small
+ * message leaves at once.
+ */
+public final class SocketNet implements Net {
+    /** Requests per comm: as many as a FIFO has slots, the most the proxy posts. */
+    private static final int MAX_REQUESTS = 8;
+
+    private final NetSetup setup;
+    private final int threads;
+    private final int sockets;
+    private final NetProperties device;
+    private final Set<SocketListener> listeners = ConcurrentHashMap.newKeySet();
+    private final Set<SocketSendComm> sends = ConcurrentHashMap.newKeySet();
+    private final Set<SocketRecvComm> recvs = ConcurrentHashMap.newKeySet();
+    /** Sockets accepted or connected and not yet in a comm (closed with the net). */
+    private final Set<SocketChannel> loose = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    /** A net for {@code setup} whose connections have {@code threads × socksPerThread} sockets. */
+    public SocketNet(NetSetup setup, int threads, int socksPerThread) {
+        this.setup = setup;
+        this.threads = threads;
+        this.sockets = threads * socksPerThread;
+        this.device = SocketDevice.describe(setup.bind(), MAX_REQUESTS);
+    }
+
+    long commId() {
+        return setup.commId();
+    }
+
+    byte[] key() {
+        return setup.key();
+    }
+
+    String name(long tag) {
+        return setup.names().apply(tag);
+    }
+
+    /** Writes a warning to the communicator's log. */
+    void warn(String message) {
+        setup.warnings().accept(message);
+    }
+
+    void opened(SocketChannel ch) {
+        loose.add(ch);
+        if (closed) {
+            closeQuietly(ch);
+        }
+    }
+
+    /** The listener's connection {@code tag}, all of whose sockets came. */
+    SocketRecvComm received(long tag, SocketChannel[] channels) throws IOException {
+        return adopt(new SocketRecvComm(tag, name(tag), channels, MAX_REQUESTS), recvs, channels);
+    }
+
+    /** Keeps comm {@code c} among {@code comms} (closed with the net) and its sockets no longer loose. */
+    private <C extends SocketComm> C adopt(C c, Set<C> comms, SocketChannel[] channels) {
+        comms.add(c);
+        for (SocketChannel ch : channels) {
+            loose.remove(ch);
+        }
+        if (closed) {
+            c.close();
+        }
+        return c;
+    }
+
+    @Override
+    public String name() {
+        return "Socket";
+    }
+
+    @Override
+    public int devices() {
+        return 1;
+    }
+
+    @Override
+    public NetProperties properties(int dev) {
+        check(dev);
+        return device;
+    }
+
+    @Override
+    public int proxyThreads() {
+        return threads;
+    }
+
+    @Override
+    public ListenComm listen(int dev) throws IOException {
+        check(dev);
+        SocketListener l = new SocketListener(this, setup.bind());
+        listeners.add(l);
+        return l;
+    }
+
+    @Override
+    public SendComm connect(int dev, NetHandle handle, long tag, long deadline) throws IOException {
+        check(dev);
+        InetSocketAddress to = SocketListener.address(handle);
+        SocketChannel[] chs = new SocketChannel[sockets];
+        try {
+            for (int i = 0; i < sockets; i++) {
+                chs[i] = open(to, tag, i, deadline);
+            }
+            return adopt(new SocketSendComm(tag, name(tag), chs, MAX_REQUESTS), sends, chs);
+        } catch (IOException | RuntimeException e) {
+            for (SocketChannel ch : chs) {
+                closeQuietly(ch);
+            }
+            throw e;
+        }
+    }
+
+    /** Socket {@code index} of connection {@code tag}: connected (retrying until {@code deadline}) and its header written. */
+    private SocketChannel open(InetSocketAddress to, long tag, int index, long deadline) throws IOException {
+        Wait pause = new Wait(Wait.NOTHING, Math.max(0, deadline - System.nanoTime()), Wait.Pacing.NET_CONNECT);
+        pause.begin();
+        IOException last = null;
+        while (!closed) {
+            SocketChannel ch = SocketChannel.open();
+            opened(ch);
+            try {
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                ch.socket().connect(to, (int) Math.clamp((deadline - System.nanoTime()) / 1_000_000, 1, Integer.MAX_VALUE));
+                ByteBuffer h = ByteBuffer.wrap(SocketHeader.encode(setup.commId(), setup.key(), tag, index, sockets));
+                while (h.hasRemaining()) {
+                    ch.write(h);
+                }
+                return ch;
+            } catch (IOException e) {
+                last = e;
+                loose.remove(ch);
+                closeQuietly(ch);
+                if (!pause.pause()) {
+                    break;
+                }
+            }
+        }
+        throw new IOException("cannot connect socket " + index + " of " + sockets + " of " + name(tag) + " to " + to
+                + (last != null ? ": " + last.getMessage() : ": the net closed"), last);
+    }
+
+    @Override
+    public RecvComm accept(ListenComm listener, long deadline) throws IOException {
+        return ((SocketListener) listener).accept(deadline);
+    }
+
+    @Override
+    public MemoryHandle register(NetComm comm, MemorySegment region, MemoryKind kind) throws IOException {
+        if (kind != MemoryKind.HOST) {
+            throw new IOException("the socket net sends from and receives into host memory only, not " + kind);
+        }
+        return new SocketMemory(region, ((SocketComm) comm).sockets());
+    }
+
+    @Override
+    public void deregister(MemoryHandle memory) {
+        // nothing was told to the kernel
+    }
+
+    @Override
+    public NetRequest isend(SendComm comm, MemorySegment data, long offset, long size, MemoryHandle memory) {
+        return ((SocketSendComm) comm).post(data, offset, size, memory);
+    }
+
+    @Override
+    public NetRequest irecv(RecvComm comm, MemorySegment data, long offset, long maxSize, MemoryHandle memory) {
+        return ((SocketRecvComm) comm).post(data, offset, maxSize, memory);
+    }
+
+    @Override
+    public boolean test(NetRequest request) throws IOException {
+        SocketRequest r = (SocketRequest) request;
+        return r.comm.test(r);
+    }
+
+    @Override
+    public NetPoller poller() throws IOException {
+        return new SocketPoller();
+    }
+
+    @Override
+    public void closeSend(SendComm comm, long deadline) {
+        SocketSendComm c = (SocketSendComm) comm;
+        sends.remove(c);
+        c.end(deadline);
+    }
+
+    @Override
+    public void closeRecv(RecvComm comm) {
+        SocketRecvComm c = (SocketRecvComm) comm;
+        recvs.remove(c);
+        c.close();
+    }
+
+    @Override
+    public void closeListen(ListenComm listener) {
+        SocketListener l = (SocketListener) listener;
+        listeners.remove(l);
+        l.close();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        listeners.forEach(SocketListener::close);
+        sends.forEach(SocketSendComm::close);
+        recvs.forEach(SocketRecvComm::close);
+        loose.forEach(SocketNet::closeQuietly);
+    }
+
+    private void check(int dev) {
+        if (dev != 0) {
+            throw new IllegalArgumentException("the socket net has one device (0), not " + dev);
+        }
+    }
+
+    static void closeQuietly(Channel ch) {
+        if (ch != null) {
+            try {
+                ch.close();
+            } catch (IOException e) {
+                // closing anyway
+            }
+        }
+    }
+}
