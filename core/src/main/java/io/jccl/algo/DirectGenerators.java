@@ -39,37 +39,38 @@ final class DirectGenerators {
 
     /** Every rank sends its block to the root, which receives them in rank order after its own. */
     static Plan gather(Call call, Channels ch, long maxMessage) {
-        int n = call.nranks();
-        int lanes = ch.count();
-        int root = call.root();
-        long count = call.count();
-        return Tiles.perLane(Algorithm.DIRECT, Collective.GATHER, call, lanes, maxMessage, (b, c, ps, pl) -> {
-            for (int r = 0; r < n; r++) {
-                if (r != root) {
-                    b.add(r, c, Step.send(Region.input(ps, pl), new Link(root, c)));
-                }
-            }
-            b.add(root, c, Step.localCopy(Region.input(ps, pl), Region.output(root * count + ps, pl), false));
-            for (int s = 1; s < n; s++) {
-                int from = (root + s) % n;
-                b.add(root, c, Step.recv(new Link(from, c), Region.output(from * count + ps, pl)));
-            }
-        });
+        return rooted(Collective.GATHER, call, ch, maxMessage);
     }
 
     /** The root sends each rank its block, in rank order after its own. */
     static Plan scatter(Call call, Channels ch, long maxMessage) {
+        return rooted(Collective.SCATTER, call, ch, maxMessage);
+    }
+
+    /** Gather (blocks to the root) or scatter (blocks from it): the root's own block is a local copy. */
+    private static Plan rooted(Collective collective, Call call, Channels ch, long maxMessage) {
+        boolean toRoot = collective == Collective.GATHER;
         int n = call.nranks();
-        int lanes = ch.count();
         int root = call.root();
         long count = call.count();
-        return Tiles.perLane(Algorithm.DIRECT, Collective.SCATTER, call, lanes, maxMessage, (b, c, ps, pl) -> {
-            for (int s = 1; s < n; s++) {
-                int to = (root + s) % n;
-                b.add(root, c, Step.send(Region.input(to * count + ps, pl), new Link(to, c)));
-                b.add(to, c, Step.recv(new Link(root, c), Region.output(ps, pl)));
+        return Tiles.perLane(Algorithm.DIRECT, collective, call, ch.count(), maxMessage, (b, c, ps, pl) -> {
+            Region rootBlock = toRoot ? Region.output(root * count + ps, pl) : Region.input(root * count + ps, pl);
+            if (toRoot) {
+                b.add(root, c, Step.localCopy(Region.input(ps, pl), rootBlock, false));
             }
-            b.add(root, c, Step.localCopy(Region.input(root * count + ps, pl), Region.output(ps, pl), false));
+            for (int s = 1; s < n; s++) {
+                int peer = (root + s) % n;
+                if (toRoot) {
+                    b.add(peer, c, Step.send(Region.input(ps, pl), new Link(root, c)));
+                    b.add(root, c, Step.recv(new Link(peer, c), Region.output(peer * count + ps, pl)));
+                } else {
+                    b.add(root, c, Step.send(Region.input(peer * count + ps, pl), new Link(peer, c)));
+                    b.add(peer, c, Step.recv(new Link(root, c), Region.output(ps, pl)));
+                }
+            }
+            if (!toRoot) {
+                b.add(root, c, Step.localCopy(rootBlock, Region.output(ps, pl), false));
+            }
         });
     }
 }

@@ -1,6 +1,9 @@
 package io.jccl.engine;
 
+import io.jccl.Collective;
 import io.jccl.Config;
+import io.jccl.ErrorCode;
+import io.jccl.JcclException;
 import io.jccl.bootstrap.Bootstrap;
 import io.jccl.tune.Choice;
 
@@ -12,46 +15,75 @@ import java.util.List;
  * (Java threads over host memory) and of the CUDA engine (kernels over device memory) alike.
  * Calls reach it checked ({@link CollectiveArgs}, {@link P2pArgs}); streams reach it as the
  * engine's side of the API's stream ({@link EngineStream}), which it refuses when it is another
- * engine's.
+ * engine's. What both engines hold alike (the rank, the configuration, the planner of the ranks
+ * they share, whether this rank is closed) lives here.
  */
-public interface EngineRank {
-    int rank();
+public abstract class EngineRank {
+    protected final int rank;
+    protected final Config config;
+    protected final Planner planner;
+    /** Set once by {@link #close}; calls after it are refused. */
+    protected volatile boolean closed;
 
-    int size();
+    protected EngineRank(int rank, Config config, Planner planner) {
+        this.rank = rank;
+        this.config = config;
+        this.planner = planner;
+    }
 
-    /** Which engine this rank runs on, and where (for logs): "the host engine". */
-    String describe();
+    public final int rank() {
+        return rank;
+    }
+
+    public final int size() {
+        return planner.nranks();
+    }
 
     /** This rank's own configuration (what decides plans is rank 0's, shared at init). */
-    Config config();
+    public final Config config() {
+        return config;
+    }
+
+    /** Which engine this rank runs on, and where (for logs): "the host engine". */
+    public abstract String describe();
 
     /** Throws if this rank cannot take work: closed, failed, or its communicator aborted. */
-    void checkUsable();
+    public final void checkUsable() {
+        if (closed) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator is closed");
+        }
+        checkRunning();
+    }
+
+    /** Throws if this open rank failed, or its communicator was aborted. */
+    protected abstract void checkRunning();
+
+    /** How this engine runs a call of this shape (the same on every rank). */
+    public final Choice choiceFor(CollectiveArgs shape) {
+        return shape.collective() == Collective.SEND_RECV ? planner.sendRecvChoice() : planner.plan(shape, rank).choice();
+    }
 
     /**
      * The thread that will touch the buffers of calls on {@code stream} (a buffer confined to
      * another thread is refused at the call); throws if {@code stream} is not this engine's.
      */
-    Thread bufferThread(EngineStream stream);
-
-    /** How this engine runs a call of this shape (the same on every rank). */
-    Choice choiceFor(CollectiveArgs shape);
+    public abstract Thread bufferThread(EngineStream stream);
 
     /** Plans the operations of one call or group (collectives in order, then the sends and receives as one exchange) and queues them on {@code stream}. */
-    void submit(List<CollectiveArgs> collectives, List<P2pArgs> p2p, EngineStream stream);
+    public abstract void submit(List<CollectiveArgs> collectives, List<P2pArgs> p2p, EngineStream stream);
 
     /** Registers a user buffer (ncclCommRegister): checked once, later calls inside it skip the check. */
-    void register(MemorySegment buffer);
+    public abstract void register(MemorySegment buffer);
 
     /** Undoes one {@link #register} of the same buffer. */
-    void deregister(MemorySegment buffer);
+    public abstract void deregister(MemorySegment buffer);
 
     /** This rank's rank of the communicator {@code child} (a split of this one) forms, on this engine and device. */
-    EngineRank joinChild(Bootstrap child);
+    public abstract EngineRank joinChild(Bootstrap child);
 
     /** Makes this rank's and every peer's pending and future operations fail. */
-    void abort();
+    public abstract void abort();
 
     /** Frees this rank's resources. Idempotent. */
-    void close();
+    public abstract void close();
 }

@@ -70,25 +70,26 @@ public final class FloatFormats {
 
     /** Rounds a float to E4M3 (bias 7), ties to even, saturating at ±448; see the class comment. */
     public static byte floatToE4m3(float f) {
-        int bits = Float.floatToRawIntBits(f);
-        int sign = (bits >>> 24) & 0x80;
-        int abs = bits & 0x7FFF_FFFF;
-        if (abs > 0x7F80_0000) {
-            return (byte) (sign | 0x7F);
-        }
         // Anything from 448 up (infinity included) would round to 448 or to the NaN code
         // S.1111.111, which is where the format would have put 480: clamp it.
-        if (abs >= E4M3_MAX_BITS) {
-            return (byte) (sign | 0x7E);
-        }
-        if (abs < E4M3_MIN_NORMAL_BITS) {
-            return (byte) (sign | subnormal(abs, 512f));
-        }
-        return (byte) (sign | normal(abs, 127 - 7, 23 - 3));
+        return toFloat8(f, 0x7E, E4M3_MAX_BITS, 0x7E, E4M3_MIN_NORMAL_BITS, 512f, 127 - 7, 23 - 3);
     }
 
     /** Rounds a float to E5M2 (bias 15), ties to even, saturating at ±57344; see the class comment. */
     public static byte floatToE5m2(float f) {
+        // Finite values from the largest finite code up would round to 57344 or to infinity;
+        // saturation makes them all 57344.
+        return toFloat8(f, 0x7C, E5M2_MAX_BITS, 0x7B, E5M2_MIN_NORMAL_BITS, 65536f, 127 - 15, 23 - 2);
+    }
+
+    /**
+     * Rounds a float to a float8 format: NaN to S.1111111, infinity to {@code infinity}, magnitudes
+     * from {@code maxBits} up to {@code max}, the rest as subnormals (scaled by
+     * {@code subnormalScale}) or normals (exponent rebiased by {@code rebias}, {@code dropBits}
+     * mantissa bits dropped), ties to even.
+     */
+    private static byte toFloat8(float f, int infinity, int maxBits, int max, int minNormalBits, float subnormalScale,
+                                 int rebias, int dropBits) {
         int bits = Float.floatToRawIntBits(f);
         int sign = (bits >>> 24) & 0x80;
         int abs = bits & 0x7FFF_FFFF;
@@ -96,17 +97,15 @@ public final class FloatFormats {
             return (byte) (sign | 0x7F);
         }
         if (abs == 0x7F80_0000) {
-            return (byte) (sign | 0x7C);
+            return (byte) (sign | infinity);
         }
-        // Finite values from the largest finite code up would round to 57344 or to infinity;
-        // saturation makes them all 57344.
-        if (abs >= E5M2_MAX_BITS) {
-            return (byte) (sign | 0x7B);
+        if (abs >= maxBits) {
+            return (byte) (sign | max);
         }
-        if (abs < E5M2_MIN_NORMAL_BITS) {
-            return (byte) (sign | subnormal(abs, 65536f));
+        if (abs < minNormalBits) {
+            return (byte) (sign | subnormal(abs, subnormalScale));
         }
-        return (byte) (sign | normal(abs, 127 - 15, 23 - 2));
+        return (byte) (sign | normal(abs, rebias, dropBits));
     }
 
     /**

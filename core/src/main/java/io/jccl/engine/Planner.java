@@ -123,6 +123,11 @@ public final class Planner {
         return p;
     }
 
+    /** The ranks it plans for. */
+    public int nranks() {
+        return nranks;
+    }
+
     /**
      * The plan of a call shape among {@code n} ranks. Given channel bounds (JCCL_MIN/MAX_NCHANNELS)
      * keep the tuner's channels; without them {@code fit} sizes them, and halves them while a

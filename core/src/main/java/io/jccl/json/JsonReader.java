@@ -70,17 +70,8 @@ public final class JsonReader {
     }
 
     private Map<String, Object> object() {
-        enter();
-        i++;
         Map<String, Object> m = new LinkedHashMap<>();
-        space();
-        if (peek() == '}') {
-            i++;
-            depth--;
-            return m;
-        }
-        while (true) {
-            space();
+        elements('}', () -> {
             if (peek() != '"') {
                 throw error("expected a member name");
             }
@@ -91,38 +82,37 @@ public final class JsonReader {
             if (m.put(k, value()) != null) {
                 throw error("member '" + k + "' appears twice");
             }
-            space();
-            if (peek() == ',') {
-                i++;
-                continue;
-            }
-            expect('}');
-            depth--;
-            return m;
-        }
+        });
+        return m;
     }
 
     private List<Object> array() {
+        List<Object> a = new ArrayList<>();
+        elements(']', () -> a.add(value()));
+        return a;
+    }
+
+    /** Reads the elements of the object or array opening here, up to {@code close}, each by {@code element}. */
+    private void elements(char close, Runnable element) {
         enter();
         i++;
-        List<Object> a = new ArrayList<>();
         space();
-        if (peek() == ']') {
+        if (peek() == close) {
             i++;
             depth--;
-            return a;
+            return;
         }
         while (true) {
             space();
-            a.add(value());
+            element.run();
             space();
             if (peek() == ',') {
                 i++;
                 continue;
             }
-            expect(']');
+            expect(close);
             depth--;
-            return a;
+            return;
         }
     }
 

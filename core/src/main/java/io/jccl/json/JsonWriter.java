@@ -11,9 +11,7 @@ public final class JsonWriter {
     private int depth;
 
     public JsonWriter beginObject() {
-        separate();
-        b.append('{');
-        return open();
+        return open('{');
     }
 
     public JsonWriter endObject() {
@@ -21,9 +19,7 @@ public final class JsonWriter {
     }
 
     public JsonWriter beginArray() {
-        separate();
-        b.append('[');
-        return open();
+        return open('[');
     }
 
     public JsonWriter endArray() {
@@ -71,7 +67,9 @@ public final class JsonWriter {
         return this;
     }
 
-    private JsonWriter open() {
+    private JsonWriter open(char c) {
+        separate();
+        b.append(c);
         depth++;
         needComma = false;
         newline();

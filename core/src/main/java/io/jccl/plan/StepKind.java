@@ -7,53 +7,59 @@ package io.jccl.plan;
  */
 public enum StepKind {
     /** msg := src; send msg. */
-    SEND(false, true, true, false, false),
+    SEND(Does.READ | Does.SEND),
     /** dst := msg. */
-    RECV(true, false, false, true, false),
+    RECV(Does.RECV | Does.WRITE),
     /** send reduce(msgs, src). */
-    RECV_REDUCE_SEND(true, true, true, false, true),
+    RECV_REDUCE_SEND(Does.RECV | Does.READ | Does.REDUCE | Does.SEND),
     /** dst := reduce(msgs, src). */
-    RECV_REDUCE_COPY(true, false, true, true, true),
+    RECV_REDUCE_COPY(Does.RECV | Does.READ | Does.REDUCE | Does.WRITE),
     /** dst := reduce(msgs, src); send dst. */
-    RECV_REDUCE_COPY_SEND(true, true, true, true, true),
+    RECV_REDUCE_COPY_SEND(Does.RECV | Does.READ | Does.REDUCE | Does.WRITE | Does.SEND),
     /** dst := msg; send msg. */
-    RECV_COPY_SEND(true, true, false, true, false),
+    RECV_COPY_SEND(Does.RECV | Does.WRITE | Does.SEND),
     /** dst := src; send src. */
-    COPY_SEND(false, true, true, true, false),
+    COPY_SEND(Does.READ | Does.WRITE | Does.SEND),
     /** dst := src. */
-    LOCAL_COPY(false, false, true, true, false);
+    LOCAL_COPY(Does.READ | Does.WRITE);
 
-    private final boolean recvs;
-    private final boolean sends;
-    private final boolean readsSrc;
-    private final boolean writesDst;
-    private final boolean reduces;
-
-    StepKind(boolean recvs, boolean sends, boolean readsSrc, boolean writesDst, boolean reduces) {
-        this.recvs = recvs;
-        this.sends = sends;
-        this.readsSrc = readsSrc;
-        this.writesDst = writesDst;
-        this.reduces = reduces;
+    /** What a primitive does, as bits. */
+    private static final class Does {
+        static final int RECV = 1;
+        static final int SEND = 1 << 1;
+        static final int READ = 1 << 2;
+        static final int WRITE = 1 << 3;
+        static final int REDUCE = 1 << 4;
     }
 
+    private final int does;
+
+    StepKind(int does) {
+        this.does = does;
+    }
+
+    /** Whether it receives messages. */
     public boolean recvs() {
-        return recvs;
+        return (does & Does.RECV) != 0;
     }
 
+    /** Whether it sends a message on every send link. */
     public boolean sends() {
-        return sends;
+        return (does & Does.SEND) != 0;
     }
 
+    /** Whether it reads the source region. */
     public boolean readsSrc() {
-        return readsSrc;
+        return (does & Does.READ) != 0;
     }
 
+    /** Whether it writes the destination region. */
     public boolean writesDst() {
-        return writesDst;
+        return (does & Does.WRITE) != 0;
     }
 
+    /** Whether it combines what it received with the source. */
     public boolean reduces() {
-        return reduces;
+        return (does & Does.REDUCE) != 0;
     }
 }

@@ -31,6 +31,14 @@ public record Ring(int[] order) {
         return order[Math.floorMod(i, order.length)];
     }
 
+    /** The same ring, turned so that {@code rank} is at position 0. */
+    public Ring startingAt(int rank) {
+        int start = positionOf(rank);
+        int[] o = new int[order.length];
+        Arrays.setAll(o, i -> at(start + i));
+        return new Ring(o);
+    }
+
     /** The position of a rank. */
     public int positionOf(int rank) {
         for (int i = 0; i < order.length; i++) {

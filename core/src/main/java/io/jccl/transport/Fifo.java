@@ -43,6 +43,26 @@ public abstract sealed class Fifo permits SimpleFifo, LineFifo {
     volatile Thread dataWaiter;
     volatile Thread roomWaiter;
 
+    /** Registers {@code t} as the thread parked waiting for {@code side}: the other side's next publish unparks it. */
+    final void await(Wait.Side side, Thread t) {
+        if (side == Wait.Side.DATA) {
+            dataWaiter = t;
+        } else {
+            roomWaiter = t;
+        }
+    }
+
+    /** Unregisters {@code t} from waiting for {@code side}, unless another thread took its place. */
+    final void unwait(Wait.Side side, Thread t) {
+        if (side == Wait.Side.DATA) {
+            if (dataWaiter == t) {
+                dataWaiter = null;
+            }
+        } else if (roomWaiter == t) {
+            roomWaiter = null;
+        }
+    }
+
     /** Over {@code shm} (zero-filled, {@link #bytes} long) when given, else over fresh memory of {@code arena}. */
     Fifo(Protocol protocol, Arena arena, MemorySegment shm, int channel, int from, int to, long slotBytes) {
         this.protocol = protocol;

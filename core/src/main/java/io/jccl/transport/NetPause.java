@@ -1,5 +1,9 @@
 package io.jccl.transport;
 
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.locks.LockSupport;
+
 /**
  * How a network proxy thread paces itself after a pass over its connections that moved nothing,
  * by one of {@link Wait.Pacing}'s profiles: {@link #spin} a few times, then sleeps that grow from
@@ -28,6 +32,33 @@ final class NetPause {
             return true;
         }
         return false;
+    }
+
+    /**
+     * Parks a proxy thread for {@code nanos}, registered as the {@code side} waiter of each of its
+     * connections' FIFOs so that a lane's send (or release) wakes it; not at all when one is ready
+     * once registered (it may have published before it could see this thread) or a new connection
+     * is {@code incoming}.
+     */
+    static void park(List<? extends NetConn<?>> conns, Wait.Side side, Queue<?> incoming, long nanos) {
+        Thread me = Thread.currentThread();
+        for (int i = 0; i < conns.size(); i++) {
+            conns.get(i).fifo.await(side, me);
+        }
+        try {
+            for (int i = 0; i < conns.size(); i++) {
+                if (conns.get(i).ready()) {
+                    return;
+                }
+            }
+            if (incoming.isEmpty()) {
+                LockSupport.parkNanos(nanos);
+            }
+        } finally {
+            for (int i = 0; i < conns.size(); i++) {
+                conns.get(i).fifo.unwait(side, me);
+            }
+        }
     }
 
     /** The next sleep, in nanoseconds; each is twice the last, up to the profile's longest. */

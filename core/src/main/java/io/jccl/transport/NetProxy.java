@@ -84,22 +84,7 @@ final class NetProxy implements AutoCloseable {
         this.net = net;
         this.log = Log.of(config, rank);
         this.handles = new NetHandle[nranks];
-        this.watch = new Wait.Watch() {
-            @Override
-            public boolean aborted() {
-                return closed || owner.aborted();
-            }
-
-            @Override
-            public boolean dead(int r) {
-                return false;
-            }
-
-            @Override
-            public int anyDead() {
-                return -1;
-            }
-        };
+        this.watch = Wait.abortOnly(() -> closed || owner.aborted());
         try {
             listener = net.listen(DEVICE);
         } catch (IOException | RuntimeException e) {
@@ -177,7 +162,7 @@ final class NetProxy implements AutoCloseable {
                 SendComm comm = net.connect(DEVICE, to, tag, System.nanoTime() + config.timeout().toNanos());
                 MemorySegment region = sendRegion(f);
                 MemoryHandle memory = net.register(comm, region, MemoryKind.HOST);
-                sender.add(new NetSender.Conn(f, comm, memory, region));
+                sender.add(new NetSender.Conn(f, comm, memory));
                 log.info(Subsys.NET, () -> connected(f.protocol, f.channel, f.from, f.to, "send"));
             } catch (IOException | RuntimeException e) {
                 lost(f.from, f.to, e);
@@ -227,7 +212,7 @@ final class NetProxy implements AutoCloseable {
             Fifo f = owner.receiveFifo(k.protocol(), k.channel(), k.from(), k.to());
             MemorySegment region = f instanceof LineFifo l ? l.sendStage : f.mem;
             MemoryHandle memory = net.register(c, region, MemoryKind.HOST);
-            receiver.add(new NetReceiver.Conn(f, c, memory, region, k.protocol().maxMessageBytes(k.protocol().buffSize(config))));
+            receiver.add(new NetReceiver.Conn(f, c, memory, k.protocol().maxMessageBytes(k.protocol().buffSize(config))));
             log.info(Subsys.NET, () -> connected(k.protocol(), k.channel(), k.from(), k.to(), "receive"));
         } catch (IOException | RuntimeException e) {
             log.warn(Subsys.NET, "dropped a connection to the network transport: " + e.getMessage());
@@ -270,8 +255,8 @@ final class NetProxy implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        sender.close();
-        receiver.close();
+        sender.wakeAll();
+        receiver.wakeAll();
         net.close();
     }
 }

@@ -1,5 +1,6 @@
 package io.jccl.transport;
 
+import io.jccl.transport.NetConn.Progress;
 import io.jccl.proto.Protocol;
 import io.jccl.transport.net.MemoryHandle;
 import io.jccl.transport.net.Net;
@@ -8,13 +9,8 @@ import io.jccl.transport.net.NetRequest;
 import io.jccl.transport.net.RecvComm;
 
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The receiving half of the proxy: {@code T} threads of this process, each serving some of its
@@ -26,21 +22,9 @@ import java.util.concurrent.locks.LockSupport;
  * a free slot parks as that FIFO's room waiter, which the lane's release wakes (polling the
  * network meanwhile, with short sleeps, when other connections wait on it).
  */
-final class NetReceiver {
-    static final int IDLE = 0;
-    static final int MOVED = 1;
-    /** Receives are posted and wait on the network. */
-    static final int NET = 2;
-    /** Nothing posted: the FIFO has no free slot. */
-    static final int ROOM = 3;
-
+final class NetReceiver extends NetHalf<NetReceiver.Conn> {
     /** One receiving connection; its state is guarded by {@code this} (its thread, and a closing rank). */
-    static final class Conn {
-        final Fifo fifo;
-        final RecvComm comm;
-        final MemoryHandle memory;
-        /** Where messages are received: a Simple FIFO's memory (all slots), a line FIFO's staging buffer. */
-        final MemorySegment region;
+    static final class Conn extends NetConn<RecvComm> {
         /** The largest message a slot holds. */
         final long capacity;
         /** Receives posted at most: the slots, or the one staging buffer. */
@@ -51,11 +35,8 @@ final class NetReceiver {
         private int count;
         private boolean detached;
 
-        Conn(Fifo fifo, RecvComm comm, MemoryHandle memory, MemorySegment region, long capacity) {
-            this.fifo = fifo;
-            this.comm = comm;
-            this.memory = memory;
-            this.region = region;
+        Conn(Fifo fifo, RecvComm comm, MemoryHandle memory, long capacity) {
+            super(fifo, comm, memory);
             this.capacity = capacity;
             this.limit = fifo instanceof LineFifo ? 1 : Protocol.STEPS;
         }
@@ -66,9 +47,9 @@ final class NetReceiver {
         }
 
         /** Publishes what arrived and posts into free slots: MOVED, NET (receives wait on the network), ROOM (none posted, no slot free). */
-        synchronized int progress(Net net) throws IOException {
+        synchronized Progress progress(Net net) throws IOException {
             if (detached) {
-                return IDLE;
+                return Progress.IDLE;
             }
             boolean moved = false;
             while (count > 0 && net.test(posted[first])) {
@@ -76,11 +57,11 @@ final class NetReceiver {
                 posted[first] = null;
                 first = (first + 1) % Protocol.STEPS;
                 count--;
-                fifo.send(region, offset(fifo.tail()), size, false);
+                fifo.send(memory.region(), offset(fifo.tail()), size, false);
                 moved = true;
             }
             while (count < limit && fifo.tail() + count - fifo.head() < Protocol.STEPS) {
-                NetRequest r = net.irecv(comm, region, offset(fifo.tail() + count), capacity, memory);
+                NetRequest r = net.irecv(comm, memory.region(), offset(fifo.tail() + count), capacity, memory);
                 if (r == null) {
                     break;
                 }
@@ -88,7 +69,7 @@ final class NetReceiver {
                 count++;
                 moved = true;
             }
-            return moved ? MOVED : count > 0 ? NET : ROOM;
+            return moved ? Progress.MOVED : count > 0 ? Progress.NET : Progress.ROOM;
         }
 
         /** Stops receiving (its rank closed; its FIFO goes with the rank's arena). */
@@ -105,43 +86,24 @@ final class NetReceiver {
         }
 
         /** Whether a slot came free where none was and nothing is posted (false once detached: its memory may be gone). */
-        synchronized boolean roomCame() {
+        @Override
+        synchronized boolean ready() {
             return !detached && count == 0 && fifo.hasRoom();
         }
     }
 
-    private final NetProxy proxy;
-    private final Worker[] workers;
-    private final AtomicInteger next = new AtomicInteger();
-    private final List<Conn> conns = new CopyOnWriteArrayList<>();
-
     NetReceiver(NetProxy proxy, int threads) {
-        this.proxy = proxy;
-        this.workers = new Worker[threads];
+        super(proxy);
+        List<Worker> all = new ArrayList<>();
         try {
             for (int t = 0; t < threads; t++) {
-                workers[t] = new Worker(proxy.net.poller());
-                workers[t].thread = Thread.ofPlatform().daemon().name("jccl-net-recv-" + t).unstarted(workers[t]);
+                all.add(new Worker(proxy.net.poller()));
             }
         } catch (IOException e) {
-            for (Worker w : workers) {
-                if (w != null) {
-                    w.poller.close();
-                }
-            }
+            all.forEach(w -> w.poller.close());
             throw new java.io.UncheckedIOException("cannot make a poller for the network transport", e);
         }
-        for (Worker w : workers) {
-            w.thread.start();
-        }
-    }
-
-    /** Serves an accepted connection, on the threads in turn. */
-    void add(Conn c) {
-        conns.add(c);
-        Worker w = workers[Math.floorMod(next.getAndIncrement(), workers.length)];
-        w.incoming.add(c);
-        w.wake();
+        start(all, "jccl-net-recv-");
     }
 
     /** Stops receiving on the connections {@code rank} receives on (it closed; its FIFOs go with its arena). */
@@ -152,30 +114,20 @@ final class NetReceiver {
                 conns.remove(c);
             }
         }
-        for (Worker w : workers) {
-            w.wake();
-        }
+        wakeAll();
     }
 
-    void close() {
-        for (Worker w : workers) {
-            w.wake();
-        }
-    }
-
-    private final class Worker implements Runnable {
-        Thread thread;
+    private final class Worker extends NetHalf.Worker<Conn> {
         final NetPoller poller;
-        final ConcurrentLinkedQueue<Conn> incoming = new ConcurrentLinkedQueue<>();
-        private final List<Conn> mine = new ArrayList<>();
 
         Worker(NetPoller poller) {
             this.poller = poller;
         }
 
+        @Override
         void wake() {
             poller.wakeup();
-            LockSupport.unpark(thread);
+            super.wake();
         }
 
         @Override
@@ -196,16 +148,16 @@ final class NetReceiver {
                     boolean polling = false;
                     for (int i = 0; i < mine.size(); i++) {
                         Conn c = current = mine.get(i);
-                        int r = c.progress(proxy.net);
-                        if (r == IDLE && c.detached()) {
+                        Progress r = c.progress(proxy.net);
+                        if (r == Progress.IDLE && c.detached()) {
                             poller.remove(c.comm);
                             mine.remove(i--);
                         }
-                        moved |= r == MOVED;
-                        network |= r == NET;
-                        room |= r == ROOM;
+                        moved |= r == Progress.MOVED;
+                        network |= r == Progress.NET;
+                        room |= r == Progress.ROOM;
                         // A FIFO in another's memory (a GPU's) cannot wake this thread: it polls.
-                        polling |= r == ROOM && c.fifo.shared;
+                        polling |= r == Progress.ROOM && c.fifo.shared;
                     }
                     current = null;
                     if (moved) {
@@ -216,10 +168,10 @@ final class NetReceiver {
                     } else if (network || polling) {
                         // Frames and a lane's release both matter: look at the network, then a short park.
                         if (!poller.await(0) && !poll.spin()) {
-                            parkForRoom(poll.sleep());
+                            NetPause.park(mine, Wait.Side.ROOM, incoming, poll.sleep());
                         }
                     } else {
-                        parkForRoom(idle.sleep());
+                        NetPause.park(mine, Wait.Side.ROOM, incoming, idle.sleep());
                     }
                 }
             } catch (IOException | RuntimeException e) {
@@ -230,31 +182,6 @@ final class NetReceiver {
                 }
             } finally {
                 poller.close();
-            }
-        }
-
-        /** Parks as the room waiter of the FIFOs that have none (a lane's release wakes it), unless one has room now. */
-        private void parkForRoom(long nanos) {
-            Thread me = Thread.currentThread();
-            for (int i = 0; i < mine.size(); i++) {
-                mine.get(i).fifo.roomWaiter = me;
-            }
-            try {
-                for (int i = 0; i < mine.size(); i++) {
-                    if (mine.get(i).roomCame()) {
-                        return;
-                    }
-                }
-                if (incoming.isEmpty()) {
-                    LockSupport.parkNanos(nanos);
-                }
-            } finally {
-                for (int i = 0; i < mine.size(); i++) {
-                    Fifo f = mine.get(i).fifo;
-                    if (f.roomWaiter == me) {
-                        f.roomWaiter = null;
-                    }
-                }
             }
         }
     }

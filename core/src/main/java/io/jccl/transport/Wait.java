@@ -2,6 +2,7 @@ package io.jccl.transport;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * The one way the engines wait for another thread, another process or a GPU. The caller owns the
@@ -46,7 +47,7 @@ public final class Wait {
     }
 
     /** Which side of a FIFO a wait is on, for the wake-up it registers for. */
-    private enum Side {
+    enum Side {
         /** The receiver, waiting for a message. */
         DATA,
         /** The sender, waiting for a free slot or for a message to be taken. */
@@ -74,22 +75,27 @@ public final class Wait {
     }
 
     /** A watch of nothing: waits between threads of one process whose communicator has no abort of its own. */
-    public static final Watch NOTHING = new Watch() {
-        @Override
-        public boolean aborted() {
-            return false;
-        }
+    public static final Watch NOTHING = abortOnly(() -> false);
 
-        @Override
-        public boolean dead(int rank) {
-            return false;
-        }
+    /** A watch of {@code aborted} alone: waits of a thread that no peer's death concerns directly (a proxy's). */
+    public static Watch abortOnly(BooleanSupplier aborted) {
+        return new Watch() {
+            @Override
+            public boolean aborted() {
+                return aborted.getAsBoolean();
+            }
 
-        @Override
-        public int anyDead() {
-            return -1;
-        }
-    };
+            @Override
+            public boolean dead(int rank) {
+                return false;
+            }
+
+            @Override
+            public int anyDead() {
+                return -1;
+            }
+        };
+    }
 
     /**
      * How long a wait that does not depend on one peer goes on once some process of the
@@ -347,11 +353,7 @@ public final class Wait {
             return;
         }
         Thread me = Thread.currentThread();
-        if (side == Side.DATA) {
-            fifo.dataWaiter = me;
-        } else {
-            fifo.roomWaiter = me;
-        }
+        fifo.await(side, me);
         try {
             // Look again once registered: the other side may have published just before it could
             // see this thread, and would not wake it.
@@ -359,11 +361,7 @@ public final class Wait {
                 LockSupport.parkNanos(nanos);
             }
         } finally {
-            if (side == Side.DATA) {
-                fifo.dataWaiter = null;
-            } else {
-                fifo.roomWaiter = null;
-            }
+            fifo.unwait(side, me);
         }
     }
 }

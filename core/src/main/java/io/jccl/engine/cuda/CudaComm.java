@@ -18,12 +18,10 @@ import io.jccl.engine.P2pArgs;
 import io.jccl.engine.Planner;
 import io.jccl.kernels.WorkLayout;
 import io.jccl.log.Log;
-import io.jccl.Collective;
 import io.jccl.plan.Plan;
 import io.jccl.proto.Protocol;
 import io.jccl.transport.GpuPlacement;
 import io.jccl.transport.GpuProcessFifos;
-import io.jccl.tune.Choice;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -43,13 +41,11 @@ import java.util.Map;
  * (timeout, size mismatch, abort) are written by the kernel into pinned host memory and reported
  * by the stream's {@code synchronize()}; the rank then refuses work.
  */
-public final class CudaComm implements EngineRank {
+public final class CudaComm extends EngineRank {
     private static final long BATCH_COUNT = WorkLayout.offset(WorkLayout.BATCH, "count");
     private final CudaDomain domain;
     /** This rank's GPU in the domain. */
     private final DomainGpu gpu;
-    private final int rank;
-    private final Config config;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment status;
     private final long statusDevice;
@@ -69,7 +65,6 @@ public final class CudaComm implements EngineRank {
     private volatile Throwable failure;
     /** When a waiting stream first saw a process of the communicator dead (System.nanoTime), or 0. */
     private volatile long lostSeen;
-    private volatile boolean closed;
 
     /** What identifies a packed descriptor: the plan's shape, the kernel and the buffers' addresses. */
     private record DescKey(Object shape, Protocol protocol, DataType type, RedOp op, long[] in, long[] out) {
@@ -87,10 +82,9 @@ public final class CudaComm implements EngineRank {
     }
 
     private CudaComm(CudaDomain domain, int rank, Config config) {
+        super(rank, config, domain.planner);
         this.domain = domain;
         this.gpu = domain.gpu(rank);
-        this.rank = rank;
-        this.config = config;
         gpu.device.makeCurrent();
         MemorySegment host = CudaDriver.hostAlloc(WorkLayout.STATUS.byteSize(),
                 Cuda.CU_MEMHOSTALLOC_DEVICEMAP | Cuda.CU_MEMHOSTALLOC_PORTABLE);
@@ -247,46 +241,22 @@ public final class CudaComm implements EngineRank {
     }
 
     @Override
-    public int rank() {
-        return rank;
-    }
-
-    @Override
-    public int size() {
-        return domain.nranks;
-    }
-
-    @Override
     public String describe() {
         return "the CUDA engine, GPU " + gpu.device.pciBusId();
-    }
-
-    @Override
-    public Config config() {
-        return config;
     }
 
     public CudaDevice device() {
         return gpu.device;
     }
 
-    /** Throws if this rank cannot take work: closed, failed, or its domain aborted by the host. */
+    /** Throws if this rank failed, or its domain was aborted by the host. */
     @Override
-    public void checkUsable() {
-        if (closed) {
-            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator is closed");
-        }
+    protected void checkRunning() {
         Throwable f = failure;
         if (f != null) {
             throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator failed and must be closed: "
                     + f.getMessage(), f);
         }
-    }
-
-    /** How this engine runs a call of this shape. */
-    @Override
-    public Choice choiceFor(CollectiveArgs a) {
-        return a.collective() == Collective.SEND_RECV ? domain.planner.sendRecvChoice() : domain.planner.plan(a, rank).choice();
     }
 
     // ---- registration (ncclCommRegister) ----

@@ -1,7 +1,6 @@
 package io.jccl.engine.host;
 
 import io.jccl.Config;
-import io.jccl.ErrorCode;
 import io.jccl.JcclException;
 import io.jccl.engine.CollectiveArgs;
 import io.jccl.engine.EngineRank;
@@ -12,12 +11,10 @@ import io.jccl.engine.P2pArgs;
 import io.jccl.engine.Planner;
 import io.jccl.engine.SharedSettings;
 import io.jccl.log.Log;
-import io.jccl.Collective;
 import io.jccl.plan.Plan;
 import io.jccl.proto.Protocol;
 import io.jccl.transport.PeerProcesses;
 import io.jccl.transport.Transport;
-import io.jccl.tune.Choice;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -30,20 +27,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * and queues it on the caller's stream, whose thread hands it to the rank's {@link RankExecutor}.
  * The rank's FIFOs (those it receives on) live in its arena.
  */
-public final class HostComm implements EngineRank {
+public final class HostComm extends EngineRank {
     private final HostDomain domain;
     /** This rank's own settings: its timeout and debug level (plans follow the domain's shared config). */
-    private final Config config;
-    private final int rank;
     /** Runs this rank's operations (its lanes), in issue order. */
     private final RankExecutor executor;
     private final AtomicLong issued = new AtomicLong();
-    private volatile boolean closed;
 
     HostComm(HostDomain domain, int rank, Config config) {
+        super(rank, config, domain.planner);
         this.domain = domain;
-        this.config = config;
-        this.rank = rank;
         this.executor = new RankExecutor(domain, rank, config);
     }
 
@@ -135,23 +128,8 @@ public final class HostComm implements EngineRank {
     }
 
     @Override
-    public int rank() {
-        return rank;
-    }
-
-    @Override
-    public int size() {
-        return domain.nranks;
-    }
-
-    @Override
     public String describe() {
         return "the host engine";
-    }
-
-    @Override
-    public Config config() {
-        return config;
     }
 
     /** The memory of the FIFOs this rank receives on. */
@@ -160,16 +138,8 @@ public final class HostComm implements EngineRank {
     }
 
     @Override
-    public void checkUsable() {
-        if (closed) {
-            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator is closed");
-        }
+    protected void checkRunning() {
         executor.checkUsable();
-    }
-
-    @Override
-    public Choice choiceFor(CollectiveArgs a) {
-        return a.collective() == Collective.SEND_RECV ? domain.planner.sendRecvChoice() : domain.planner.plan(a, rank).choice();
     }
 
     @Override

@@ -144,12 +144,7 @@ final class LaneExecutor {
         long bytes = step.count() * es;
         for (int k = 0; k < nr; k++) {
             Fifo f = in[k];
-            wait.beginData(f);
-            while (!f.hasData()) {
-                if (!wait.pause()) {
-                    throw stuck(w, step, tile, index, "a message from rank " + f.from() + " on channel " + f.channel());
-                }
-            }
+            await(f, true, w, step, tile, index);
             long got = f.recvSize();
             if (got != bytes) {
                 throw new JcclException(ErrorCode.REMOTE_ERROR, rank.rank, w.description() + ": rank " + f.from()
@@ -158,13 +153,7 @@ final class LaneExecutor {
             }
         }
         for (int k = 0; k < ns; k++) {
-            Fifo f = out[k];
-            wait.beginRoom(f);
-            while (!f.hasRoom()) {
-                if (!wait.pause()) {
-                    throw stuck(w, step, tile, index, "room to send to rank " + f.to() + " on channel " + f.channel());
-                }
-            }
+            await(out[k], false, w, step, tile, index);
         }
         // Only Simple slots can name the sender's memory instead of holding the data, and only to
         // a receiver of this process or one that can copy out of this process (SimpleFifo).
@@ -272,6 +261,21 @@ final class LaneExecutor {
     /** Scratch is not shifted per tile: every tile reuses it. */
     private static long offset(Region r, long shift, long es) {
         return (r.buf() == Buf.SCRATCH ? r.offset() : r.offset() + shift) * es;
+    }
+
+    /** Waits until {@code f} has a message ({@code data}) or room for one; a wait that ends says what it waited for. */
+    private void await(Fifo f, boolean data, Work w, Step step, long tile, int index) {
+        if (data) {
+            wait.beginData(f);
+        } else {
+            wait.beginRoom(f);
+        }
+        while (data ? !f.hasData() : !f.hasRoom()) {
+            if (!wait.pause()) {
+                throw stuck(w, step, tile, index, (data ? "a message from rank " + f.from() : "room to send to rank " + f.to())
+                        + " on channel " + f.channel());
+            }
+        }
     }
 
     private JcclException stuck(Work w, Step step, long tile, int index, String waitingFor) {
