@@ -30,22 +30,19 @@ public enum Collective {
 
     /** Elements of the input buffer per rank, for a call of {@code count} (NCCL's count argument). */
     public long inputCount(long count, int nranks, int rank, int root) {
-        return switch (this) {
-            case REDUCE_SCATTER, ALL_TO_ALL -> count * nranks;
-            case SCATTER -> rank == root ? count * nranks : 0;
-            case BROADCAST -> rank == root ? count : 0;
-            default -> count;
-        };
+        return buffer(count, nranks, rank == root, this == REDUCE_SCATTER || this == ALL_TO_ALL || this == SCATTER,
+                this == SCATTER || this == BROADCAST);
     }
 
     /** Elements of the output buffer per rank, for a call of {@code count}. */
     public long outputCount(long count, int nranks, int rank, int root) {
-        return switch (this) {
-            case ALL_GATHER, ALL_TO_ALL -> count * nranks;
-            case GATHER -> rank == root ? count * nranks : 0;
-            case REDUCE -> rank == root ? count : 0;
-            default -> count;
-        };
+        return buffer(count, nranks, rank == root, this == ALL_GATHER || this == ALL_TO_ALL || this == GATHER,
+                this == GATHER || this == REDUCE);
+    }
+
+    /** A buffer of one block per rank ({@code blocks}) or one, that only the root has when {@code rootOnly}. */
+    private static long buffer(long count, int nranks, boolean isRoot, boolean blocks, boolean rootOnly) {
+        return rootOnly && !isRoot ? 0 : blocks ? count * nranks : count;
     }
 
     /** The name nccl-tests uses ({@code all_reduce} style without the underscore: allreduce). */

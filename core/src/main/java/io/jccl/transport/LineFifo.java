@@ -34,6 +34,7 @@ abstract sealed class LineFifo extends Fifo permits LlFifo, Ll128Fifo {
         return sendStage;
     }
 
+    /** The sender writes one message at a time, at the start of its stage, and packs it into lines as it sends. */
     @Override
     public final long sendOffset() {
         return 0;
