@@ -1,5 +1,7 @@
 package io.jccl.transport.net;
 
+import io.jccl.log.Throttle;
+
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -49,6 +51,8 @@ final class SocketListener implements ListenComm {
     private final LinkedBlockingQueue<SocketRecvComm> accepted = new LinkedBlockingQueue<>();
     /** Every connection whose first socket came, whole or not (so that a replayed socket is refused). */
     private final Map<Long, Arrival> arriving = new ConcurrentHashMap<>();
+    /** Refused connections are logged at most once a second: strangers must not flood the log. */
+    private final Throttle dropped = new Throttle(1_000_000_000L);
     private volatile boolean closed;
 
     SocketListener(SocketNet net, InetAddress bind) throws IOException {
@@ -121,8 +125,18 @@ final class SocketListener implements ListenComm {
                 accepted.add(net.received(o.tag(), a.sockets));
             }
         } catch (IOException | RuntimeException e) {
-            net.warn("dropped a connection to the socket transport: " + e.getMessage());
-            SocketNet.closeQuietly(ch);
+            String from = remote(ch);
+            net.dropped(ch);
+            dropped.write(net::warn, "dropped a connection from " + from + " to the socket transport: " + e.getMessage());
+        }
+    }
+
+    /** Where a connection came from, for the log. */
+    private static String remote(SocketChannel ch) {
+        try {
+            return String.valueOf(ch.getRemoteAddress());
+        } catch (IOException e) {
+            return "an unknown address";
         }
     }
 

@@ -69,6 +69,17 @@ public final class SocketNet implements Net {
         }
     }
 
+    /** Sockets opened and not yet part of a comm (a test's look at what is kept). */
+    int looseSockets() {
+        return loose.size();
+    }
+
+    /** Closes a socket the listener refused, and forgets it. */
+    void dropped(SocketChannel ch) {
+        loose.remove(ch);
+        closeQuietly(ch);
+    }
+
     /** The listener's connection {@code tag}, all of whose sockets came. */
     SocketRecvComm received(long tag, SocketChannel[] channels) throws IOException {
         return adopt(new SocketRecvComm(tag, name(tag), channels, MAX_REQUESTS), recvs, channels);

@@ -11,9 +11,11 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -237,5 +239,45 @@ class SocketNetTest {
             p.await(5 * SECOND);
             assertThat(System.nanoTime() - t0).as("wakeup ended the wait").isLessThan(3 * SECOND);
         }
+    }
+
+    @Test
+    void strangersAreClosedForgottenAndLoggedSparingly() throws Exception {
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        SocketNet b = new SocketNet(new NetSetup(InetAddress.getLoopbackAddress(), 7, KEY, t -> "connection " + t, warnings::add), 1, 1);
+        nets.add(b);
+        ListenComm l = b.listen(0);
+        String[] hostPort = new String(l.handle().bytes(), StandardCharsets.US_ASCII).split(" ");
+        byte[] garbage = new byte[SocketHeader.BYTES + SocketHeader.MAC_BYTES];
+        java.util.Arrays.fill(garbage, (byte) 0x5A);
+        List<Socket> strangers = new ArrayList<>();
+        try {
+            for (int i = 0; i < 300; i++) {
+                Socket s = new Socket(hostPort[0], Integer.parseInt(hostPort[1]));
+                s.getOutputStream().write(garbage);
+                strangers.add(s);
+            }
+            for (Socket s : strangers) {
+                s.setSoTimeout(10_000);
+                assertThat(s.getInputStream().read()).as("the listener closed the stranger's socket").isEqualTo(-1);
+            }
+        } finally {
+            for (Socket s : strangers) {
+                s.close();
+            }
+        }
+        long until = System.nanoTime() + 5 * SECOND;
+        while (b.looseSockets() > 0 && System.nanoTime() < until) {
+            Thread.sleep(10);
+        }
+        assertThat(b.looseSockets()).as("refused sockets are forgotten").isZero();
+        // 300 refusals in well under a few seconds: a line a second at most, the first naming the address.
+        assertThat(warnings).isNotEmpty().hasSizeLessThanOrEqualTo(5);
+        assertThat(warnings.getFirst()).startsWith("dropped a connection from /127.0.0.1:")
+                .contains("not a connection of this communicator");
+        // The listener still serves its own.
+        Net a = net(1, 1);
+        send = a.connect(0, l.handle(), TAG, System.nanoTime() + 5 * SECOND);
+        assertThat(b.accept(l, System.nanoTime() + 5 * SECOND)).isNotNull();
     }
 }
