@@ -82,6 +82,9 @@ final class Checks {
         if (seg == null) {
             throw JcclException.invalidArgument(rank, name, "is null but " + bytes + " bytes are needed");
         }
+        if (!seg.scope().isAlive()) {
+            throw JcclException.invalidArgument(rank, name, "belongs to an arena that is closed: its memory is freed");
+        }
         if (seg.byteSize() < bytes) {
             throw JcclException.invalidArgument(rank, name, "holds " + seg.byteSize() + " bytes but the call needs " + bytes);
         }

@@ -114,6 +114,17 @@ class CommunicatorArgumentsTest {
     }
 
     @Test
+    void memoryOfAClosedArenaIsRefused() {
+        Arena shared = Arena.ofShared();
+        MemorySegment freed = shared.allocate(64);
+        shared.close();
+        assertThat(refused(() -> C.allReduce(freed, OTHER, 4, DataType.FLOAT32, RedOp.SUM, S), "sendbuff").getMessage())
+                .contains("closed");
+        refused(() -> C.allReduce(BUF, freed, 4, DataType.FLOAT32, RedOp.SUM, S), "recvbuff");
+        refused(() -> C.send(freed, 4, DataType.FLOAT32, 1, S), "sendbuff");
+    }
+
+    @Test
     void overlapsThatAreNotTheInPlaceForm() {
         // In place is sendbuff == recvbuff; a shifted overlap is an error.
         assertThat(refused(() -> C.allReduce(BUF, BUF.asSlice(4), 8, DataType.FLOAT32, RedOp.SUM, S), "sendbuff").getMessage())
