@@ -41,6 +41,8 @@ public final class ShmFiles {
     /** Bytes at the start of every file that this class's bookkeeping uses (a host FIFO's header); the user's bytes start here. */
     public static final long HEADER = Fifo.SLOTS;
     private static final String PREFIX = "jccl-";
+    /** The smallest page a FIFO file's memory comes in. */
+    private static final long PAGE = 4096;
 
     private ShmFiles() {
     }
@@ -63,20 +65,46 @@ public final class ShmFiles {
         return DIR.resolve(prefix(commId) + kind + "-c" + channel + "-" + from + "-" + to + "-" + pidFrom + "-" + pidTo);
     }
 
-    /** Maps the FIFO file {@code path} ({@code bytes} long), creating it if the other side has not; unlinks it if the other side mapped it already. */
+    /**
+     * Maps the FIFO file {@code path} ({@code bytes} long), creating it if the other side has not;
+     * unlinks it if the other side mapped it already. Its memory is reserved here, page by page: a
+     * file system that is full now fails the init with a SYSTEM_ERROR that says so, where it would
+     * otherwise fail some later access to the mapping with a bus error.
+     */
     public static MemorySegment attach(Path path, long bytes, Arena arena, int rank) {
         MemorySegment seg;
         try (FileChannel ch = FileChannel.open(path, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
+            long free = Files.getFileStore(path).getUsableSpace();
+            if (bytes - ch.size() > free) {
+                throw full(path, bytes, free, rank, null);
+            }
             // Mapping past the end grows the file (with zeros); both sides ask for the same size.
             seg = ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
         } catch (IOException | UnsupportedOperationException e) {
             throw new JcclException(ErrorCode.SYSTEM_ERROR, rank, "cannot map the shared-memory FIFO " + path + ": " + e, e);
         }
+        try {
+            // An atomic add of 0 to a word of each page makes the file system give the page now,
+            // without changing what the other side may already have written there.
+            for (long off = 0; off < bytes; off += PAGE) {
+                Fifo.LONG.getAndAdd(seg, off, 0L);
+            }
+        } catch (InternalError e) {
+            // What the JVM makes of the bus error of a page the file system could not give.
+            throw full(path, bytes, -1, rank, e);
+        }
         if ((long) Fifo.LONG.getAndAdd(seg, Fifo.ATTACHED, 1L) == 1) {
             delete(path);
         }
         return seg;
+    }
+
+    private static JcclException full(Path path, long bytes, long free, int rank, Throwable cause) {
+        return new JcclException(ErrorCode.SYSTEM_ERROR, rank, DIR + " is full: the shared-memory FIFO " + path + " needs " + bytes
+                + " bytes" + (free >= 0 ? " and " + free + " are free" : " and the file system could not give them")
+                + "; make " + DIR + " larger (a container's --shm-size) or set JCCL_SHM_DISABLE=1, which sends between the"
+                + " processes of this host over sockets", cause);
     }
 
     /**
