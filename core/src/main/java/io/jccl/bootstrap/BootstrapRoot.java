@@ -68,7 +68,11 @@ public final class BootstrapRoot implements AutoCloseable {
     private String outcome = "running";
     private byte[] failure;
 
-    private record Member(SecureChannel channel, InetSocketAddress listen) {
+    /** A rank that joined: its channel, its listener, and its process (pid and host) for errors. */
+    private record Member(SecureChannel channel, InetSocketAddress listen, long pid, String host) {
+        String describe() {
+            return "pid " + pid + " on " + host + " (" + channel.remote() + ")";
+        }
     }
 
     private BootstrapRoot(CommId id, ServerSocket server, Config config) {
@@ -174,6 +178,8 @@ public final class BootstrapRoot implements AutoCloseable {
         int rank;
         int n;
         InetSocketAddress listen;
+        long pid;
+        String host;
         SecureChannel ch;
         try {
             s.setTcpNoDelay(true);
@@ -185,6 +191,8 @@ public final class BootstrapRoot implements AutoCloseable {
             rank = r.i32();
             n = r.i32();
             listen = r.address();
+            pid = r.i64();
+            host = r.string(RootProtocol.MAX_HOST);
             r.end();
         } catch (IOException e) {
             pending.remove(s);
@@ -192,7 +200,7 @@ public final class BootstrapRoot implements AutoCloseable {
             return;
         }
         pending.remove(s);
-        register(rank, n, listen, ch);
+        register(rank, n, new Member(ch, listen, pid, host));
     }
 
     private void reject(Socket s, String why) {
@@ -205,7 +213,8 @@ public final class BootstrapRoot implements AutoCloseable {
                 + s.getRemoteSocketAddress() + ": " + why);
     }
 
-    private void register(int rank, int n, InetSocketAddress listen, SecureChannel ch) {
+    private void register(int rank, int n, Member joining) {
+        SecureChannel ch = joining.channel();
         synchronized (lock) {
             if (finished) {
                 send(ch, failure != null ? failure
@@ -232,11 +241,13 @@ public final class BootstrapRoot implements AutoCloseable {
             }
             Member twin = members.get(rank);
             if (twin != null) {
-                fail(ErrorCode.INVALID_ARGUMENT, "argument 'rank': rank " + rank + " joined twice, from "
-                        + twin.channel.remote() + " and from " + ch.remote(), ch);
+                fail(ErrorCode.INVALID_ARGUMENT, "argument 'rank': rank " + rank + " joined twice, as " + twin.describe()
+                        + " and as " + joining.describe() + ": two jobs share this root's address and secret; give each its own"
+                        + " (JCCL_COMM_ID, or MASTER_PORT and JCCL_COMM_SECRET), or a job id (JCCL_JOB_ID, or the launcher's)"
+                        + " that binds each job's ranks to their own", ch);
                 return;
             }
-            members.put(rank, new Member(ch, listen));
+            members.put(rank, joining);
             log.trace(Subsys.BOOTSTRAP, () -> "bootstrap root " + id + ": rank " + rank + " joined from " + ch.remote());
             if (members.size() == nranks) {
                 for (int r = 0; r < nranks; r++) {

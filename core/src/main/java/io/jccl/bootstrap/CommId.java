@@ -41,6 +41,11 @@ public final class CommId {
     public static final int BYTES = 128;
     /** Bytes of the secret. */
     public static final int SECRET_BYTES = 32;
+    /**
+     * PBKDF2 rounds that stretch a passphrase: each rank pays them once at start (about 0.15 s on a
+     * cold JVM); OWASP asks 600,000 of a password store, which would cost every rank near a second.
+     */
+    static final int PASSPHRASE_ROUNDS = 100_000;
     /** Longest host name the byte form holds. */
     public static final int MAX_HOST_NAME = 80;
 
@@ -104,7 +109,34 @@ public final class CommId {
         return of(host, port, derive("jccl/1 insecure " + host + ":" + port), argument);
     }
 
-    /** A secret from a shared passphrase (JCCL_COMM_SECRET). */
+    /**
+     * The secret of a shared passphrase (JCCL_COMM_SECRET) for the root at {@code host:port}:
+     * PBKDF2-HMAC-SHA256 with the address in the salt and {@value #PASSPHRASE_ROUNDS} rounds, so
+     * that a weak passphrase costs whoever records a handshake that much per guess.
+     */
+    static byte[] stretch(String passphrase, String host, int port) {
+        try {
+            javax.crypto.SecretKeyFactory f = javax.crypto.SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256");
+            byte[] salt = ("jccl/1 passphrase " + host + ":" + port).getBytes(StandardCharsets.UTF_8);
+            return f.generateSecret(new javax.crypto.spec.PBEKeySpec(passphrase.toCharArray(), salt, PASSPHRASE_ROUNDS,
+                    SECRET_BYTES * 8)).getEncoded();
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("PBKDF2WithHmacSHA256 is part of every JDK", e);
+        }
+    }
+
+    /**
+     * This id bound to job {@code job} (the launcher's job id, or JCCL_JOB_ID): the same address, the
+     * secret HMAC-SHA256(secret, "jccl/1 job " + job). Every rank of one job computes the same;
+     * a rank of another job that shares the address and the secret proves a different one, and the
+     * root refuses it.
+     */
+    CommId boundTo(String job) {
+        javax.crypto.Mac m = SecureChannel.hmac(secret);
+        return new CommId(host, port, m.doFinal(("jccl/1 job " + job).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** A secret from a fixed text (an insecure id's address, a rendezvous file's name). */
     static byte[] derive(String text) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));

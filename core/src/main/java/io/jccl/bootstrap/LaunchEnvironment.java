@@ -138,7 +138,8 @@ public record LaunchEnvironment(Launcher launcher, int rank, int size, OptionalI
             } else {
                 id = CommId.parse(idText, "JCCL_COMM_ID");
             }
-            return new Given(id, l != Launcher.JCCL);
+            // jccl's launcher draws a secret per job; under the others the id may be reused by two jobs.
+            return l == Launcher.JCCL ? new Given(id, false) : new Given(bound(id, env, l), true);
         }
         if (l == Launcher.JCCL) {
             throw JcclException.invalidArgument(rank, "JCCL_COMM_ID", "is not set, but JCCL_RANK and JCCL_NRANKS are: "
@@ -163,10 +164,11 @@ public record LaunchEnvironment(Launcher launcher, int rank, int size, OptionalI
                     throw JcclException.invalidArgument(rank, "JCCL_COMM_SECRET", "has " + secret.trim().length()
                             + " characters; use at least 16 random ones (e.g. openssl rand -hex 32)");
                 }
-                return new Given(CommId.of(host, port + 1, CommId.derive("jccl/1 secret " + secret.trim()), "MASTER_ADDR"), true);
+                return new Given(bound(CommId.of(host, port + 1, CommId.stretch(secret.trim(), host, port + 1), "MASTER_ADDR"),
+                        env, l), true);
             }
             if (insecure) {
-                return new Given(CommId.insecure(host, port + 1, "MASTER_ADDR"), true);
+                return new Given(bound(CommId.insecure(host, port + 1, "MASTER_ADDR"), env, l), true);
             }
             throw JcclException.invalidArgument(rank, "JCCL_COMM_SECRET", "is not set: MASTER_ADDR and MASTER_PORT give the "
                     + "root's address but not a secret; set JCCL_COMM_SECRET to the same random string on every rank, or "
@@ -186,6 +188,18 @@ public record LaunchEnvironment(Launcher launcher, int rank, int size, OptionalI
         throw JcclException.invalidArgument(rank, "JCCL_COMM_ID", "is not set and nothing else says where the bootstrap root is: "
                 + "set JCCL_COMM_ID=HOST:PORT#SECRET, or MASTER_ADDR, MASTER_PORT and JCCL_COMM_SECRET, or JCCL_BOOTSTRAP_DIR "
                 + "to a directory every rank can read");
+    }
+
+    /**
+     * {@code id} bound to this job where a job id is known (JCCL_JOB_ID, else the launcher's), so
+     * that ranks of two jobs that share a root's address and secret cannot join each other.
+     */
+    private static CommId bound(CommId id, Map<String, String> env, Launcher l) {
+        String job = env.get("JCCL_JOB_ID");
+        if (job == null || job.isBlank()) {
+            job = jobKey(env, l);
+        }
+        return job == null ? id : id.boundTo(job.trim());
     }
 
     private static String jobKey(Map<String, String> env, Launcher l) {

@@ -7,7 +7,7 @@ import java.net.InetSocketAddress;
 /**
  * The messages between a rank and the root, after the {@link Handshake}:
  * <pre>
- * rank -> root  JOIN   1 rank nranks listenAddress
+ * rank -> root  JOIN   1 rank nranks listenAddress pid host
  * root -> rank  NEXT   2 nranks nextListenAddress      (once every rank has joined)
  *               ERROR  3 code message                   (the bootstrap failed; the message names why)
  * </pre>
@@ -23,8 +23,13 @@ final class RootProtocol {
     private RootProtocol() {
     }
 
+    /** The longest host name a JOIN carries (a DNS name's limit). */
+    static final int MAX_HOST = 255;
+
     static byte[] join(int rank, int nranks, InetSocketAddress listen) {
-        return new Wire.Writer().u8(JOIN).i32(rank).i32(nranks).address(listen).toByteArray();
+        String host = io.jccl.log.Log.hostname();
+        return new Wire.Writer().u8(JOIN).i32(rank).i32(nranks).address(listen).i64(ProcessHandle.current().pid())
+                .string(host.length() > MAX_HOST ? host.substring(0, MAX_HOST) : host).toByteArray();
     }
 
     static byte[] next(int nranks, InetSocketAddress next) {

@@ -71,7 +71,10 @@ class BootstrapFailureTest {
             for (RankThreads.Outcome<Bootstrap> o : out) {
                 JcclException e = failure(o);
                 assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
-                assertThat(e.getMessage()).contains("argument 'rank': rank 1 joined twice, from /127.0.0.1:");
+                long pid = ProcessHandle.current().pid();
+                assertThat(e.getMessage()).containsPattern("argument 'rank': rank 1 joined twice, as pid " + pid + " on \\S+ "
+                        + "\\(/127\\.0\\.0\\.1:\\d+\\) and as pid " + pid + " on \\S+ \\(/127\\.0\\.0\\.1:\\d+\\)")
+                        .contains("JCCL_JOB_ID");
             }
         }
     }

@@ -65,6 +65,59 @@ class LaunchTest {
         }
     }
 
+    /** Rank {@code rank} of a torchrun job of 2 at {@code rootPort - 1} with one secret, and {@code more} variables. */
+    private static Map<String, String> torchrun(int rootPort, int rank, String... more) {
+        Map<String, String> env = new HashMap<>(Map.of("RANK", "" + rank, "WORLD_SIZE", "2", "MASTER_ADDR", "127.0.0.1",
+                "MASTER_PORT", "" + (rootPort - 1), "JCCL_COMM_SECRET", "one secret that two jobs share"));
+        for (int i = 0; i < more.length; i += 2) {
+            env.put(more[i], more[i + 1]);
+        }
+        return env;
+    }
+
+    @Test
+    void twoJobsOnOneAddressAndSecretAreKeptApartByTheirJobIds() throws Exception {
+        int rootPort = freePort();
+        // Job B's rank 1 comes to job A's root first; A's own rank 1 a second later.
+        List<RankThreads.Outcome<Bootstrap>> out = RankThreads.run(3, Duration.ofSeconds(60), i -> i == 2
+                ? Launch.bootstrap(torchrun(rootPort, 1, "TORCHELASTIC_RUN_ID", "job-b"),
+                        LOOPBACK.withBootstrapTimeout(Duration.ofSeconds(3)), Set.of())
+                : Launch.bootstrap(torchrun(rootPort, i, "TORCHELASTIC_RUN_ID", "job-a"), LOOPBACK.withBootstrapTimeout(
+                        Duration.ofSeconds(i == 1 ? RankThreads.sleepThen(1000, 30) : 30)), Set.of()));
+        List<Bootstrap> a = new ArrayList<>();
+        try {
+            assertThat(out.get(0).error()).as("job A's rank 0").isNull();
+            assertThat(out.get(1).error()).as("job A's rank 1").isNull();
+            a.add(out.get(0).value());
+            a.add(out.get(1).value());
+            assertThat(gatherAll(a)).containsOnly("r0r1");
+            assertThat(out.get(2).error()).as("job B's rank 1 is refused").isInstanceOf(JcclException.class);
+        } finally {
+            RankThreads.closeAll(a);
+            if (out.get(2).value() != null) {
+                out.get(2).value().close();
+            }
+        }
+    }
+
+    @Test
+    void withoutJobIdsTheSecondJoinOfARankFailsEveryoneNamingBoth() throws Exception {
+        int rootPort = freePort();
+        // A job of 3: a stranger's rank 1 comes first, the job's own rank 1 a second later, its rank 2 after.
+        List<RankThreads.Outcome<Bootstrap>> out = RankThreads.run(4, Duration.ofSeconds(60), i -> Launch.bootstrap(
+                torchrun(rootPort, i == 3 ? 1 : i, "WORLD_SIZE", "3"), LOOPBACK.withBootstrapTimeout(
+                        Duration.ofSeconds(i == 1 ? RankThreads.sleepThen(1000, 10) : i == 2 ? RankThreads.sleepThen(2000, 3) : 10)),
+                Set.of()));
+        out.stream().filter(o -> o.value() != null).forEach(o -> o.value().close());
+        long pid = ProcessHandle.current().pid();
+        for (int i : new int[] {0, 1, 3}) {
+            assertThat(out.get(i).error()).as("no rank runs with a stranger").isInstanceOf(JcclException.class);
+            assertThat(out.get(i).error().getMessage()).contains("rank 1 joined twice, as pid " + pid + " on ")
+                    .contains("and as pid " + pid + " on ");
+        }
+        assertThat(out.get(2).error()).as("the rank that comes after the failure").isInstanceOf(JcclException.class);
+    }
+
     @Test
     void mpirunStyleRanksOnOneHostMeetThroughAFileOnlyThisUserCanRead(@TempDir Path dir) throws Exception {
         int n = 3;

@@ -78,6 +78,12 @@ final class RankThreads {
         return values(run(n, Duration.ofSeconds(60), r -> Bootstrap.init(id, n, r, config, Set.of("net"))));
     }
 
+    /** Sleeps {@code millis}, then returns {@code value}: a rank that comes late, in an expression. */
+    static long sleepThen(long millis, long value) {
+        sleep(millis);
+        return value;
+    }
+
     static void sleep(long millis) {
         try {
             Thread.sleep(millis);
