@@ -5,6 +5,7 @@ import io.jccl.Config.Subsys;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
 import io.jccl.log.Log;
+import io.jccl.log.Throttle;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -17,9 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,6 +47,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class BootstrapRoot implements AutoCloseable {
     private static final int MAX_PENDING = 4096;
+    /** How long a connection may take to prove the secret and say which rank it is (a rank takes milliseconds). */
+    private static final long HANDSHAKE_MAX_MILLIS = 5_000;
 
     private final CommId id;
     private final Log log;
@@ -56,7 +57,9 @@ public final class BootstrapRoot implements AutoCloseable {
     private final int handshakeMillis;
     private final long startNanos = System.nanoTime();
     private final Thread thread;
-    private final Set<Socket> pending = ConcurrentHashMap.newKeySet();
+    private final HandshakeSlots pending = new HandshakeSlots(MAX_PENDING);
+    /** Dropped connections are logged at most once a second: strangers must not flood the log. */
+    private final Throttle dropped = new Throttle(1_000_000_000L);
     private final AtomicInteger rejected = new AtomicInteger();
     private final CountDownLatch done = new CountDownLatch(1);
     private final Object lock = new Object();
@@ -82,7 +85,7 @@ public final class BootstrapRoot implements AutoCloseable {
         log.info(Subsys.BOOTSTRAP, () -> "bootstrap root listening at " + id);
         Duration t = config.bootstrapTimeout();
         this.timeoutNanos = t.toNanos();
-        this.handshakeMillis = Math.clamp(Math.min(t.toMillis(), 10_000), 1, Integer.MAX_VALUE);
+        this.handshakeMillis = Math.clamp(Math.min(t.toMillis(), HANDSHAKE_MAX_MILLIS), 1, Integer.MAX_VALUE);
         this.thread = new Thread(this::run, "jccl-bootstrap-root-" + id.port());
         thread.setDaemon(true);
         thread.start();
@@ -160,16 +163,15 @@ public final class BootstrapRoot implements AutoCloseable {
                     Sockets.sleep(50, JcclException.NO_RANK, "the bootstrap root's listener");
                     continue;
                 }
-                if (pending.size() >= MAX_PENDING) {
-                    reject(s, "more than " + MAX_PENDING + " connections are still in their handshake");
-                    continue;
+                Socket oldest = pending.hold(s);
+                if (oldest != null) {
+                    reject(oldest, "it was the oldest of " + MAX_PENDING + " connections still in their handshake");
                 }
-                pending.add(s);
                 Thread.ofVirtual().name("jccl-bootstrap-root-handshake").start(() -> admit(s));
             }
         } finally {
             Sockets.closeQuietly(server);
-            pending.forEach(Sockets::closeQuietly);
+            pending.closeAll();
             done.countDown();
         }
     }
@@ -195,11 +197,11 @@ public final class BootstrapRoot implements AutoCloseable {
             host = r.string(RootProtocol.MAX_HOST);
             r.end();
         } catch (IOException e) {
-            pending.remove(s);
+            pending.release(s);
             reject(s, e.getMessage());
             return;
         }
-        pending.remove(s);
+        pending.release(s);
         register(rank, n, new Member(ch, listen, pid, host));
     }
 
@@ -209,7 +211,7 @@ public final class BootstrapRoot implements AutoCloseable {
             return; // a handshake cut short by the root's own shutdown
         }
         rejected.incrementAndGet();
-        log.warn(Subsys.BOOTSTRAP, "bootstrap root " + id + ": dropped a connection from "
+        dropped.write(line -> log.warn(Subsys.BOOTSTRAP, line), "bootstrap root " + id + ": dropped a connection from "
                 + s.getRemoteSocketAddress() + ": " + why);
     }
 

@@ -5,6 +5,7 @@ import io.jccl.Config.Subsys;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
 import io.jccl.log.Log;
+import io.jccl.log.Throttle;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -19,8 +20,6 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -46,7 +45,9 @@ final class PeerLinks implements AutoCloseable {
     private final Config config;
     private Log log;
     private final InetSocketAddress address;
-    private final Set<Socket> pending = ConcurrentHashMap.newKeySet();
+    private final HandshakeSlots pending = new HandshakeSlots(MAX_PENDING);
+    /** Dropped connections are logged at most once a second: strangers must not flood the log. */
+    private final Throttle dropped = new Throttle(1_000_000_000L);
     private final AtomicInteger rejected = new AtomicInteger();
     private volatile boolean closed;
     private int rank;
@@ -119,11 +120,10 @@ final class PeerLinks implements AutoCloseable {
                 }
                 continue;
             }
-            if (pending.size() >= MAX_PENDING) {
-                reject(s, "more than " + MAX_PENDING + " connections are still in their handshake");
-                continue;
+            Socket oldest = pending.hold(s);
+            if (oldest != null) {
+                reject(oldest, "it was the oldest of " + MAX_PENDING + " connections still in their handshake");
             }
-            pending.add(s);
             if (closed) {
                 Sockets.closeQuietly(s);
                 break;
@@ -148,9 +148,9 @@ final class PeerLinks implements AutoCloseable {
             if (!inbound[from].attach(ch)) {
                 throw new BadFrame("rank " + from + " is connected already");
             }
-            pending.remove(s);
+            pending.release(s);
         } catch (IOException e) {
-            pending.remove(s);
+            pending.release(s);
             reject(s, e.getMessage());
         }
     }
@@ -159,7 +159,7 @@ final class PeerLinks implements AutoCloseable {
         Sockets.closeQuietly(s);
         if (!closed) {
             rejected.incrementAndGet();
-            log.warn(Subsys.BOOTSTRAP, "dropped a bootstrap connection from "
+            dropped.write(line -> log.warn(Subsys.BOOTSTRAP, line), "dropped a bootstrap connection from "
                     + s.getRemoteSocketAddress() + ": " + why);
         }
     }
@@ -401,7 +401,7 @@ final class PeerLinks implements AutoCloseable {
         }
         closed = true;
         Sockets.closeQuietly(server);
-        pending.forEach(Sockets::closeQuietly);
+        pending.closeAll();
         if (inbound != null) {
             for (int p = 0; p < size; p++) {
                 inbound[p].close();

@@ -20,16 +20,33 @@ final class RootClient {
      * {@code d}; the answer may take a little longer, so that the root, whose clock starts at the
      * first rank, is the one to report missing ranks by name.
      */
+    /** The pause before a rank connects again to a root that dropped its connection. */
+    private static final long RETRY_MILLIS = 50;
+
     static InetSocketAddress join(CommId id, int nranks, int rank, InetSocketAddress listen, Deadline d, Duration grace) {
         String root = "the bootstrap root at " + new CommId.HostPort(id.host(), id.port());
         Socket s = Sockets.connect(id.host(), id.port(), d, rank, "the bootstrap root");
         try {
             SecureChannel ch;
-            try {
-                ch = Handshake.connect(s, id.secret(), Handshake.ROOT, new byte[0], d.socketTimeoutMillis());
-            } catch (BadFrame e) {
-                throw new JcclException(ErrorCode.REMOTE_ERROR, rank, root + " failed the handshake: " + e.getMessage()
-                        + " (do all ranks use the same comm id?)", e);
+            while (true) {
+                try {
+                    ch = Handshake.connect(s, id.secret(), Handshake.ROOT, new byte[0], d.socketTimeoutMillis());
+                    break;
+                } catch (BadFrame e) {
+                    throw new JcclException(ErrorCode.REMOTE_ERROR, rank, root + " failed the handshake: " + e.getMessage()
+                            + " (do all ranks use the same comm id?)", e);
+                } catch (IOException e) {
+                    // The root dropped the connection before this rank proved the secret (strangers'
+                    // connections pushed it out, or a secret it does not share): again, while the deadline allows.
+                    Sockets.closeQuietly(s);
+                    if (d.expired()) {
+                        throw new JcclException(ErrorCode.REMOTE_ERROR, rank, root + " closed every connection of this rank "
+                                + "before the handshake ended, until the bootstrap timeout: " + e.getMessage()
+                                + " (do all ranks use the same comm id and, for a job id, the same job?)", e);
+                    }
+                    Sockets.sleep(RETRY_MILLIS, rank, "the bootstrap root");
+                    s = Sockets.connect(id.host(), id.port(), d, rank, "the bootstrap root");
+                }
             }
             ch.send(RootProtocol.join(rank, nranks, listen));
             Deadline answer = d.extendedBy(grace);

@@ -241,4 +241,29 @@ class BootstrapFailureTest {
         }
         assertThat(value.getAsInt()).isGreaterThanOrEqualTo(atLeast);
     }
+
+    @Test
+    void fiveThousandIdleStrangersDoNotKeepTheRanksOut() throws Exception {
+        try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
+            List<java.net.Socket> strangers = new java.util.ArrayList<>();
+            try {
+                // More than the root's 4,096 handshake slots, all silent: they hold every slot.
+                for (int i = 0; i < 5000; i++) {
+                    strangers.add(new java.net.Socket(root.id().host(), root.id().port()));
+                }
+                List<RankThreads.Outcome<Bootstrap>> out = RankThreads.run(2, Duration.ofSeconds(60),
+                        r -> Bootstrap.init(root.id(), 2, r, LOOPBACK, Set.of()));
+                closeSucceeded(out);
+                for (RankThreads.Outcome<Bootstrap> o : out) {
+                    assertThat(o.error()).as("a rank of the job").isNull();
+                }
+                assertThat(root.outcome()).isEqualTo("done");
+                assertThat(root.rejectedConnections()).as("strangers pushed out of their slots").isGreaterThanOrEqualTo(5000 - 4096);
+            } finally {
+                for (java.net.Socket s : strangers) {
+                    s.close();
+                }
+            }
+        }
+    }
 }
