@@ -92,7 +92,8 @@ class HostEngineBehaviourTest {
             assertThat(errors).doesNotContainNull();
             // One rank times out waiting for rank 2; the other is aborted because of it.
             JcclException timeout = errors.stream().filter(x -> x.code() == ErrorCode.TIMEOUT).findFirst().orElseThrow();
-            assertThat(timeout.getMessage()).contains("rank 2").contains("channel 0").contains("step").contains("tile 0");
+            assertThat(timeout.getMessage()).contains("rank 2").contains("channel 0").contains("step").contains("tile 0")
+                    .contains("rank 2, a thread of this process, did not make the matching call");
             assertThat(timeout.rank()).isIn(0, 1);
             assertThatThrownBy(() -> comms[0].allReduce(b0, b0, 10, DataType.FLOAT32, RedOp.SUM, s0))
                     .isInstanceOf(JcclException.class).hasMessageContaining("must be closed");

@@ -107,6 +107,12 @@ public final class HostFifos {
     }
 
     /** The socket transport, made by the first caller ({@code make}). */
+    /** Whether a network connection from rank {@code from} to rank {@code to} (one of them local) was ever made. */
+    public boolean netConnected(int from, int to) {
+        NetProxy n = net;
+        return n != null && n.connected(from, to);
+    }
+
     synchronized NetProxy net(java.util.function.Supplier<NetProxy> make) {
         if (net == null) {
             net = make.get();

@@ -142,6 +142,22 @@ final class NetProxy implements AutoCloseable {
         handles[rank] = h;
     }
 
+    /** Whether a connection from rank {@code from} to rank {@code to} (one of them local) was made, on any channel. */
+    boolean connected(int from, int to) {
+        for (NetSender.Conn c : sender.conns) {
+            if (c.fifo.from == from && c.fifo.to == to) {
+                return true;
+            }
+        }
+        for (long tag : admitted) {
+            FifoKey k = connection(tag, nranks);
+            if (k != null && k.from() == from && k.to() == to) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     boolean closed() {
         return closed;
     }

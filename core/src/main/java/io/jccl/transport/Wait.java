@@ -248,6 +248,16 @@ public final class Wait {
         pacing = fixed;
     }
 
+    /** Whether the last wait was for a message (else for room to send one, or for none at all). */
+    public boolean forData() {
+        return side == Side.DATA;
+    }
+
+    /** The rank whose process the last wait watched (the other end of its FIFO), or -1. */
+    public int peer() {
+        return peer;
+    }
+
     /** Why the last wait gave up ({@link End#NONE} while it goes on). */
     public End end() {
         return end;

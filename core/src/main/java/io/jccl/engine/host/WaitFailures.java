@@ -3,6 +3,8 @@ package io.jccl.engine.host;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
 import io.jccl.transport.FifoLayout;
+import io.jccl.transport.PeerProcesses;
+import io.jccl.transport.Transport;
 import io.jccl.transport.Wait;
 
 import java.time.Duration;
@@ -46,9 +48,30 @@ final class WaitFailures {
             }
             default -> {
                 return new JcclException(ErrorCode.TIMEOUT, rank, what + ": no progress for " + timeout.toSeconds()
-                        + " s (" + where + "); a peer did not make the matching call");
+                        + " s (" + where + "); " + silent(wait.peer(), wait.forData()));
             }
         }
+    }
+
+    /** What this rank saw of {@code peer}, which it waited for until the timeout ({@code data}: for a message from it). */
+    private String silent(int peer, boolean data) {
+        PeerProcesses peers = domain.peers;
+        if (peer < 0) {
+            return "a peer did not make the matching call";
+        }
+        if (peers == null || peers.inProcess(peer)) {
+            return "rank " + peer + ", a thread of this process, did not make the matching call";
+        }
+        if (peers.transport(peer) == Transport.NET) {
+            boolean made = data ? domain.fifos.netConnected(peer, rank) : domain.fifos.netConnected(rank, peer);
+            return made
+                    ? peers.describe(peer) + " is connected over the network but " + (data ? "sent nothing" : "took nothing")
+                            + ": it did not make the matching call, it is stopped, or the network between them stopped carrying data"
+                    : "the network connection " + (data ? "from " : "to ") + peers.describe(peer) + " was never made: it did"
+                            + " not make the matching call, or it cannot be reached";
+        }
+        return peers.describe(peer) + " is alive but sent nothing: it did not make the matching call, or it is stopped"
+                + " (SIGSTOP, a debugger, a long pause)";
     }
 
     /** The failure of {@code what} because the process of rank {@code lost} died; aborts this process's ranks and tells the others. */
