@@ -87,8 +87,15 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
         Objects.requireNonNull(id, "id");
         checkCommon(rank, config, transports);
         Deadline d = Deadline.after(config.bootstrapTimeout());
-        NetInterfaces.Selected sel = NetInterfaces.select(config, rootAddress(id));
-        PeerLinks links = PeerLinks.bind(sel.address(), rank, config);
+        NetInterfaces.Selected sel;
+        PeerLinks links;
+        try {
+            sel = NetInterfaces.awaitSelect(NetInterfaces::system, config, rootAddress(id), d, rank);
+            links = PeerLinks.bind(sel.address(), rank, config);
+        } catch (JcclException e) {
+            RootClient.tellFailure(id, nranks, rank, e.getMessage());
+            throw e;
+        }
         try {
             links.start(rank, nranks, id.secret(), handshakeTimeout(config));
             InetSocketAddress next = RootClient.join(id, nranks, rank, links.address(), d, grace(config));

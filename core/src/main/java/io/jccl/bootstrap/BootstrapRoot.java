@@ -187,7 +187,22 @@ public final class BootstrapRoot implements AutoCloseable {
             s.setTcpNoDelay(true);
             ch = Handshake.accept(s, id.secret(), Handshake.ROOT, handshakeMillis);
             Wire.Reader r = new Wire.Reader(ch.receive(RootProtocol.MAX_MESSAGE, handshakeMillis), "join message");
-            if (r.u8() != RootProtocol.JOIN) {
+            int type = r.u8();
+            if (type == RootProtocol.FAIL) {
+                int failed = r.i32();
+                int of = r.i32();
+                String why = r.string(RootProtocol.MAX_MESSAGE);
+                r.end();
+                pending.release(s);
+                synchronized (lock) {
+                    if (!finished) {
+                        fail(ErrorCode.REMOTE_ERROR, "rank " + failed + " of " + of + " cannot take part: " + why, ch);
+                    }
+                }
+                ch.close();
+                return;
+            }
+            if (type != RootProtocol.JOIN) {
                 throw new BadFrame("not a join message");
             }
             rank = r.i32();

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -80,6 +81,43 @@ public final class NetInterfaces {
             throw noneFound(all, config.socketIfname().orElse(null), config.socketFamily().orElse(null));
         }
         return s.getFirst();
+    }
+
+    /** How often a rank looks again for an interface that can reach its root. */
+    static final long LOOK_AGAIN_MILLIS = 100;
+
+    /**
+     * The interface this rank advertises to a root at {@code root}: as {@link #select(Config,
+     * InetAddress)}, but never a loopback address for a root that is not on loopback (its peers on
+     * other hosts could not reach it), and, while none other is up yet (an interface still coming
+     * up: one that is down or has no address of the family yet), looking again every
+     * {@value #LOOK_AGAIN_MILLIS} ms until {@code deadline}; at once when none could.
+     * {@code system} lists the interfaces (the host's: {@link #system()}).
+     */
+    static Selected awaitSelect(Supplier<List<NetInterface>> system, Config config, InetAddress root, Deadline deadline,
+                                int rank) {
+        String spec = config.socketIfname().orElse(null);
+        StandardProtocolFamily family = config.socketFamily().orElse(null);
+        while (true) {
+            List<NetInterface> all = system.get();
+            List<Selected> s = select(all, spec, family, root, 1);
+            boolean reaches = !s.isEmpty() && (root == null || root.isLoopbackAddress() || !s.getFirst().address().isLoopbackAddress());
+            if (reaches) {
+                return s.getFirst();
+            }
+            if (deadline.expired() || !couldComeUp(all, spec, family)) {
+                if (s.isEmpty()) {
+                    throw noneFound(all, spec, family);
+                }
+                String seen = describe(all);
+                throw new JcclException(ErrorCode.SYSTEM_ERROR, rank, "no network interface but loopback is up to reach the"
+                        + " bootstrap root at " + root.getHostAddress() + " (waited " + deadline.budget()
+                        + "; interfaces: " + seen + "); a rank must not advertise a loopback address to peers on other hosts:"
+                        + " bring an interface up, or set JCCL_SOCKET_IFNAME");
+            }
+            Sockets.sleep(Math.min(LOOK_AGAIN_MILLIS, Math.max(1, deadline.remainingNanos() / 1_000_000)), rank,
+                    "an interface that reaches the bootstrap root");
+        }
     }
 
     /**
@@ -161,11 +199,22 @@ public final class NetInterfaces {
         return true;
     }
 
-    private static JcclException noneFound(List<NetInterface> all, String spec, StandardProtocolFamily family) {
-        String seen = all.stream()
+    /** Whether an interface that would do is there but not ready: not loopback, matching {@code spec}, down or without an address. */
+    private static boolean couldComeUp(List<NetInterface> all, String spec, StandardProtocolFamily family) {
+        IfnameFilter f = spec != null && !spec.isBlank() ? IfnameFilter.parse(spec) : null;
+        return all.stream().anyMatch(i -> !i.loopback() && (f == null || f.matches(i.name()))
+                && (!i.up() || usable(i, family).isEmpty()));
+    }
+
+    private static String describe(List<NetInterface> all) {
+        return all.stream()
                 .map(i -> i.name() + (i.up() ? "" : " (down)") + " " + i.addresses().stream()
                         .map(a -> a.address().getHostAddress()).collect(Collectors.joining(", ", "[", "]")))
                 .collect(Collectors.joining("; "));
+    }
+
+    private static JcclException noneFound(List<NetInterface> all, String spec, StandardProtocolFamily family) {
+        String seen = describe(all);
         String fam = family == null ? "an" : family == StandardProtocolFamily.INET ? "an AF_INET" : "an AF_INET6";
         if (spec != null) {
             return JcclException.invalidArgument(JcclException.NO_RANK, "JCCL_SOCKET_IFNAME",

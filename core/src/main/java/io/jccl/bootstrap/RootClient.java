@@ -23,6 +23,29 @@ final class RootClient {
     /** The pause before a rank connects again to a root that dropped its connection. */
     private static final long RETRY_MILLIS = 50;
 
+    /**
+     * Tells the root of {@code id} that this rank cannot take part, and why, so that it fails every
+     * rank with the reason instead of their waiting out the timeout for this one. Best effort,
+     * within {@link #TELL_MILLIS}: a root that cannot be reached learns it by its own timeout.
+     */
+    static void tellFailure(CommId id, int nranks, int rank, String why) {
+        Deadline d = Deadline.after(java.time.Duration.ofMillis(TELL_MILLIS));
+        try {
+            Socket s = Sockets.connect(id.host(), id.port(), d, rank, "the bootstrap root");
+            try {
+                SecureChannel ch = Handshake.connect(s, id.secret(), Handshake.ROOT, new byte[0], d.socketTimeoutMillis());
+                ch.send(RootProtocol.fail(rank, nranks, why));
+            } finally {
+                Sockets.closeQuietly(s);
+            }
+        } catch (IOException | RuntimeException e) {
+            // The root's own timeout names this rank then.
+        }
+    }
+
+    /** How long a failing rank tries to tell the root. */
+    private static final long TELL_MILLIS = 2_000;
+
     static InetSocketAddress join(CommId id, int nranks, int rank, InetSocketAddress listen, Deadline d, Duration grace) {
         String root = "the bootstrap root at " + new CommId.HostPort(id.host(), id.port());
         Socket s = Sockets.connect(id.host(), id.port(), d, rank, "the bootstrap root");

@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
  * rank -> root  JOIN   1 rank nranks listenAddress pid host
  * root -> rank  NEXT   2 nranks nextListenAddress      (once every rank has joined)
  *               ERROR  3 code message                   (the bootstrap failed; the message names why)
+ * rank -> root  FAIL   4 rank nranks message           (instead of JOIN: this rank cannot take part, and why)
  * </pre>
  * The root hands each rank only its successor's address (O(n) bytes in all, as NCCL's root);
  * the ranks then all-gather their full {@link PeerInfo} around that ring.
@@ -18,6 +19,7 @@ final class RootProtocol {
     static final int JOIN = 1;
     static final int NEXT = 2;
     static final int ERROR = 3;
+    static final int FAIL = 4;
     static final int MAX_MESSAGE = 4096;
 
     private RootProtocol() {
@@ -30,6 +32,11 @@ final class RootProtocol {
         String host = io.jccl.log.Log.hostname();
         return new Wire.Writer().u8(JOIN).i32(rank).i32(nranks).address(listen).i64(ProcessHandle.current().pid())
                 .string(host.length() > MAX_HOST ? host.substring(0, MAX_HOST) : host).toByteArray();
+    }
+
+    static byte[] fail(int rank, int nranks, String message) {
+        String m = message.length() > 2000 ? message.substring(0, 2000) + "..." : message;
+        return new Wire.Writer().u8(FAIL).i32(rank).i32(nranks).string(m).toByteArray();
     }
 
     static byte[] next(int nranks, InetSocketAddress next) {

@@ -266,4 +266,21 @@ class BootstrapFailureTest {
             }
         }
     }
+
+    @Test
+    void aRankThatCannotTakePartTellsTheRootWhichFailsEveryoneWithItsReason() throws Exception {
+        try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
+            long t0 = System.nanoTime();
+            List<RankThreads.Outcome<Bootstrap>> out = RankThreads.run(3, Duration.ofSeconds(60), r -> Bootstrap.init(root.id(), 3, r,
+                    r == 2 ? LOOPBACK.withSocketIfname("=nosuch0").withBootstrapTimeout(Duration.ofSeconds(1)) : LOOPBACK, Set.of()));
+            Duration took = Duration.ofNanos(System.nanoTime() - t0);
+            closeSucceeded(out);
+            for (int r = 0; r < 2; r++) {
+                JcclException e = failure(out.get(r));
+                assertThat(e.getMessage()).contains("rank 2 of 3 cannot take part").contains("'=nosuch0' matches no interface");
+            }
+            assertThat(failure(out.get(2)).getMessage()).contains("JCCL_SOCKET_IFNAME");
+            assertThat(took).as("not the others' 20 s timeout").isLessThan(Duration.ofSeconds(10));
+        }
+    }
 }

@@ -146,4 +146,33 @@ class NetInterfacesTest {
         assertThatThrownBy(() -> Config.defaults().withBootstrapTimeout(java.time.Duration.ZERO))
                 .hasMessageContaining("must be positive");
     }
+
+    @Test
+    void aRankNeverAdvertisesLoopbackToARootElsewhereAndWaitsForAnInterface() {
+        List<NetInterface> onlyLo = List.of(nic("lo", 1, true, "127.0.0.1/8"), nic("eth0", 2, false, "192.0.2.2/24"));
+        List<NetInterface> upNow = List.of(nic("lo", 1, true, "127.0.0.1/8"), nic("eth0", 2, true, "192.0.2.2/24"));
+        java.util.concurrent.atomic.AtomicInteger looks = new java.util.concurrent.atomic.AtomicInteger();
+        io.jccl.Config c = io.jccl.Config.defaults();
+        InetAddress root = InetAddress.ofLiteral("192.0.2.1");
+        // eth0 comes up on the third look: the rank takes it, not lo.
+        Selected s = NetInterfaces.awaitSelect(() -> looks.incrementAndGet() < 3 ? onlyLo : upNow, c, root,
+                Deadline.after(java.time.Duration.ofSeconds(10)), 4);
+        assertThat(s.name()).isEqualTo("eth0");
+        assertThat(looks.get()).isEqualTo(3);
+        // A root on loopback may be reached through lo.
+        assertThat(NetInterfaces.awaitSelect(() -> onlyLo, c, InetAddress.ofLiteral("127.0.0.1"),
+                Deadline.after(java.time.Duration.ofSeconds(10)), 4).name()).isEqualTo("lo");
+        // Never up: an error naming the root and the interfaces, at the deadline.
+        long t0 = System.nanoTime();
+        assertThatThrownBy(() -> NetInterfaces.awaitSelect(() -> onlyLo, c, root, Deadline.after(java.time.Duration.ofMillis(300)), 4))
+                .isInstanceOf(io.jccl.JcclException.class)
+                .hasMessageContaining("rank 4: system_error: no network interface but loopback is up to reach the bootstrap root at 192.0.2.1")
+                .hasMessageContaining("eth0 (down) [192.0.2.2]");
+        assertThat(System.nanoTime() - t0).isBetween(250_000_000L, 5_000_000_000L);
+        // No other interface that could come up: at once, not at the deadline.
+        long t1 = System.nanoTime();
+        assertThatThrownBy(() -> NetInterfaces.awaitSelect(() -> List.of(nic("lo", 1, true, "127.0.0.1/8")), c, root,
+                Deadline.after(java.time.Duration.ofSeconds(30)), 4)).hasMessageContaining("no network interface but loopback");
+        assertThat(System.nanoTime() - t1).isLessThan(5_000_000_000L);
+    }
 }
