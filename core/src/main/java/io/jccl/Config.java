@@ -283,6 +283,11 @@ public final class Config {
     }
 
     /** JCCL_P2P_DISABLE: ranks of one process talk through shared memory (or sockets) instead of in-process FIFOs. */
+    /** Whether the ranks check that they make the same calls (JCCL_CHECK_CALLS, on by default); rank 0's value counts. */
+    public Config withCheckCalls(boolean on) {
+        return with(Settings.CHECK_CALLS, on);
+    }
+
     public Config withP2pDisable(boolean off) {
         return with(Settings.P2P_DISABLE, off);
     }

@@ -80,6 +80,7 @@ public final class Settings {
     public static final Setting<Boolean> CMA_DISABLE = flag("JCCL_CMA_DISABLE").doc("`1`: Simple messages of 64 KiB and "
             + "more between processes of one host are copied through the shared-memory slots instead of read once out of "
             + "the sender (cross-memory attach; docs/processes.md)");
+    public static final Setting<Boolean> CHECK_CALLS = flag("JCCL_CHECK_CALLS").initial(() -> true).shared().doc("`0`: the host engine's messages do not carry the stamp of the call that sent them (collective, count, type, op, root, sequence number), which every receiver checks against its own call so that ranks making different calls fail naming both instead of returning wrong data (reliability.md)");
     public static final Setting<Integer> SOCKET_NTHREADS = atLeastOne("JCCL_SOCKET_NTHREADS")
             .doc("socket transport: proxy threads per direction per process (at most 16)");
     public static final Setting<Integer> NSOCKS_PERTHREAD = atLeastOne("JCCL_NSOCKS_PERTHREAD")
@@ -117,7 +118,7 @@ public final class Settings {
     /** Every row, in the user guide's order. */
     public static final List<Setting<?>> ALL = List.of(BUFFSIZE, LL_BUFFSIZE, LL128_BUFFSIZE, TIMEOUT, ALGO, PROTO,
             MIN_NCHANNELS, MAX_NCHANNELS, INTER_BW, INTER_LATENCY, INTRA_BW, INTRA_LATENCY, TUNING_FILE, P2P_DISABLE,
-            SHM_DISABLE, CMA_DISABLE, SOCKET_NTHREADS, NSOCKS_PERTHREAD, SOCKET_IFNAME, SOCKET_FAMILY, BOOTSTRAP_TIMEOUT,
+            SHM_DISABLE, CMA_DISABLE, CHECK_CALLS, SOCKET_NTHREADS, NSOCKS_PERTHREAD, SOCKET_IFNAME, SOCKET_FAMILY, BOOTSTRAP_TIMEOUT,
             HOSTID, TOPO_FILE, TOPO_DUMP_FILE, DEBUG, DEBUG_SUBSYS, DEBUG_FILE);
 
     static {

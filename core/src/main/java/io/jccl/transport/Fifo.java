@@ -161,7 +161,12 @@ public abstract sealed class Fifo permits SimpleFifo, LineFifo {
      * place, and the sender keeps them unchanged until {@link #consumed} says the receiver is done.
      * Returns the message's sequence number.
      */
-    public abstract long send(MemorySegment segment, long offset, long bytes, boolean byReference);
+    public final long send(MemorySegment segment, long offset, long bytes, boolean byReference) {
+        return send(segment, offset, bytes, byReference, 0);
+    }
+
+    /** As {@link #send(MemorySegment, long, long, boolean)}, the message stamped with {@code stamp} (see {@link FifoLayout#STAMP_SHIFT}). */
+    public abstract long send(MemorySegment segment, long offset, long bytes, boolean byReference, int stamp);
 
     /** Sender: whether the receiver has released message {@code seq}. */
     public final boolean consumed(long seq) {
@@ -179,6 +184,9 @@ public abstract sealed class Fifo permits SimpleFifo, LineFifo {
 
     /** Receiver: size in bytes of the waiting message. */
     public abstract long recvSize();
+
+    /** Receiver: the stamp of the call that sent the waiting message, 0 for none. */
+    public abstract int recvStamp();
 
     /** Receiver: copies the waiting message's {@code bytes} bytes to {@code dst} at {@code dstOffset}. */
     public void copyTo(MemorySegment dst, long dstOffset, long bytes) {

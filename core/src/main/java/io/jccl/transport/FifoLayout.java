@@ -53,6 +53,27 @@ public final class FifoLayout {
     /** Where the slots start. */
     public static final long SLOTS = CONTROL + CACHE_LINE;
 
+    /**
+     * A message's size as the protocols carry it (Simple's size word, LL's and LL128's header):
+     * the bytes in the low {@value #STAMP_SHIFT} bits, and above them the call's stamp, a
+     * fingerprint of the call the sender makes ({@link #STAMP_BITS} bits, 0 for none), which the
+     * receiver compares with its own. Bit 62 is Simple's single-copy flag. The kernels write 0.
+     */
+    public static final int STAMP_SHIFT = 40;
+    public static final int STAMP_BITS = 22;
+    public static final long SIZE_MASK = (1L << STAMP_SHIFT) - 1;
+    public static final int STAMP_MASK = (1 << STAMP_BITS) - 1;
+
+    /** The size word of {@code bytes} stamped with {@code stamp}. */
+    public static long stamped(long bytes, int stamp) {
+        return bytes | (long) (stamp & STAMP_MASK) << STAMP_SHIFT;
+    }
+
+    /** The stamp of a size word. */
+    public static int stamp(long word) {
+        return (int) (word >>> STAMP_SHIFT) & STAMP_MASK;
+    }
+
     /** Bytes of a FIFO whose slots hold {@code slotBytes} each. */
     public static long bytes(long slotBytes) {
         return SLOTS + Protocol.STEPS * slotBytes;

@@ -17,10 +17,11 @@ abstract sealed class LineFifo extends Fifo permits LlFifo, Ll128Fifo {
     final MemorySegment recvStage;
     /** The most data bytes one message carries. */
     final long capacity;
-    /** Receiver: lines of the waiting message (-1 until its header arrived), lines unpacked, size. */
+    /** Receiver: lines of the waiting message (-1 until its header arrived), lines unpacked, size, stamp. */
     long lines = -1;
     long cursor;
     long size;
+    int stamp;
 
     LineFifo(Protocol protocol, Arena arena, MemorySegment shm, int channel, int from, int to, long slotBytes) {
         super(protocol, arena, shm, channel, from, to, slotBytes);
@@ -53,9 +54,10 @@ abstract sealed class LineFifo extends Fifo permits LlFifo, Ll128Fifo {
      * Receiver: takes the size a header announced. A size the slot cannot hold is kept (the
      * executor reports it as a mismatch) and no line after the header is read.
      */
-    final void announce(long bytes) {
-        size = bytes;
-        lines = oversized() ? 1 : protocol.linesFor(bytes);
+    final void announce(long word) {
+        size = word & FifoLayout.SIZE_MASK;
+        stamp = FifoLayout.stamp(word);
+        lines = oversized() ? 1 : protocol.linesFor(size);
         cursor = 1;
     }
 
@@ -97,6 +99,11 @@ abstract sealed class LineFifo extends Fifo permits LlFifo, Ll128Fifo {
     @Override
     public final long recvSize() {
         return size;
+    }
+
+    @Override
+    public final int recvStamp() {
+        return stamp;
     }
 
     @Override

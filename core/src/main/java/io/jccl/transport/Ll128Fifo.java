@@ -23,11 +23,11 @@ final class Ll128Fifo extends LineFifo {
     }
 
     @Override
-    public long send(MemorySegment segment, long offset, long bytes, boolean byReference) {
+    public long send(MemorySegment segment, long offset, long bytes, boolean byReference, int stamp) {
         long t = tail();
         long base = slotOffset(t);
         long flag = protocol.flag(t);
-        mem.set(ValueLayout.JAVA_LONG, base, bytes);
+        mem.set(ValueLayout.JAVA_LONG, base, FifoLayout.stamped(bytes, stamp));
         long n = Math.min(FIRST, bytes);
         MemorySegment.copy(segment, offset, mem, base + Protocol.HEADER_BYTES, n);
         LONG.setRelease(mem, base + DATA, flag);

@@ -26,7 +26,7 @@ final class LlFifo extends LineFifo {
     }
 
     @Override
-    public long send(MemorySegment segment, long offset, long bytes, boolean byReference) {
+    public long send(MemorySegment segment, long offset, long bytes, boolean byReference, int stamp) {
         long t = tail();
         long base = slotOffset(t);
         if (Protocol.llNeedsClean(t)) {
@@ -36,8 +36,9 @@ final class LlFifo extends LineFifo {
             }
         }
         long hi = protocol.flag(t) << 32;
-        LONG.setOpaque(mem, base, pair(hi, bytes));
-        LONG.setOpaque(mem, base + 8, pair(hi, bytes >>> 32));
+        long word = FifoLayout.stamped(bytes, stamp);
+        LONG.setOpaque(mem, base, pair(hi, word));
+        LONG.setOpaque(mem, base + 8, pair(hi, word >>> 32));
         long full = bytes >>> 3;
         long line = base + 16;
         for (long i = 0; i < full; i++, line += 16) {

@@ -79,11 +79,11 @@ public final class SimpleFifo extends Fifo {
     }
 
     @Override
-    public long send(MemorySegment segment, long offset, long bytes, boolean byReference) {
+    public long send(MemorySegment segment, long offset, long bytes, boolean byReference, int stamp) {
         long t = tail();
         int slot = (int) (t % Protocol.STEPS);
         long slotOff = slotOffset(t);
-        long size = bytes;
+        long size = FifoLayout.stamped(bytes, stamp);
         if (byReference && shared && segment.isNative() && crossReadable) {
             mem.set(ValueLayout.JAVA_LONG, slotOff, segment.address() + offset);
             size |= CROSS;
@@ -162,7 +162,12 @@ public final class SimpleFifo extends Fifo {
 
     @Override
     public long recvSize() {
-        return sizeWord() & ~CROSS;
+        return sizeWord() & FifoLayout.SIZE_MASK;
+    }
+
+    @Override
+    public int recvStamp() {
+        return FifoLayout.stamp(sizeWord());
     }
 
     @Override

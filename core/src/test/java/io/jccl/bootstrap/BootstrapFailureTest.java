@@ -271,8 +271,10 @@ class BootstrapFailureTest {
     void aRankThatCannotTakePartTellsTheRootWhichFailsEveryoneWithItsReason() throws Exception {
         try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
             long t0 = System.nanoTime();
+            // Ranks 0 and 1 wait at the root when rank 2 finds it cannot take part.
             List<RankThreads.Outcome<Bootstrap>> out = RankThreads.run(3, Duration.ofSeconds(60), r -> Bootstrap.init(root.id(), 3, r,
-                    r == 2 ? LOOPBACK.withSocketIfname("=nosuch0").withBootstrapTimeout(Duration.ofSeconds(1)) : LOOPBACK, Set.of()));
+                    r == 2 ? LOOPBACK.withSocketIfname("=nosuch0").withBootstrapTimeout(Duration.ofSeconds(RankThreads.sleepThen(500, 1)))
+                            : LOOPBACK, Set.of()));
             Duration took = Duration.ofNanos(System.nanoTime() - t0);
             closeSucceeded(out);
             for (int r = 0; r < 2; r++) {

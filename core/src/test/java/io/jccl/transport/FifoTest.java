@@ -127,7 +127,10 @@ class FifoTest {
                     }
                     ((LineFifo) f).lines = -1;
                     assertThat(f.hasData()).isTrue();
-                    assertThat(f.recvSize()).as("%s header %d", p, bogus).isEqualTo(bogus);
+                    // The low 40 bits are the size (beyond any slot here: nothing past the header is read), the rest the stamp.
+                    assertThat(f.recvSize()).as("%s header %d", p, bogus).isEqualTo(bogus & FifoLayout.SIZE_MASK)
+                            .isGreaterThan(p.maxMessageBytes(BUFF));
+                    assertThat(f.recvStamp()).isEqualTo(FifoLayout.stamp(bogus));
                 }
             }
         }

@@ -2,6 +2,7 @@ package io.jccl.engine.host;
 
 import io.jccl.Config;
 import io.jccl.JcclException;
+import io.jccl.engine.CallStamp;
 import io.jccl.engine.CollectiveArgs;
 import io.jccl.engine.EngineRank;
 import io.jccl.engine.EngineStream;
@@ -33,11 +34,16 @@ public final class HostComm extends EngineRank {
     /** Runs this rank's operations (its lanes), in issue order. */
     private final RankExecutor executor;
     private final AtomicLong issued = new AtomicLong();
+    /** Collectives this rank has issued: the next one's sequence number, which its stamp holds. */
+    private long collectives;
+    /** Whether messages carry their call's stamp (JCCL_CHECK_CALLS, rank 0's). */
+    private final boolean stamped;
 
     HostComm(HostDomain domain, int rank, Config config) {
         super(rank, config, domain.planner);
         this.domain = domain;
         this.executor = new RankExecutor(domain, rank, config);
+        this.stamped = io.jccl.config.Values.of(domain.config).get(io.jccl.config.Settings.CHECK_CALLS);
     }
 
     /**
@@ -174,16 +180,20 @@ public final class HostComm extends EngineRank {
         StreamRunner runner = runner(stream);
         checkUsable();
         List<Work> works = new ArrayList<>(collectives.size() + 1);
-        for (CollectiveArgs a : collectives) {
-            works.add(collectiveWork(a));
+        long seq;
+        // The collectives' numbers (their stamps) follow the issue order, as the peers' do.
+        synchronized (this) {
+            for (CollectiveArgs a : collectives) {
+                works.add(collectiveWork(a));
+            }
+            if (!p2p.isEmpty()) {
+                works.add(p2pWork(p2p));
+            }
+            if (works.isEmpty()) {
+                return;
+            }
+            seq = issued.incrementAndGet();
         }
-        if (!p2p.isEmpty()) {
-            works.add(p2pWork(p2p));
-        }
-        if (works.isEmpty()) {
-            return;
-        }
-        long seq = issued.incrementAndGet();
         runner.enqueue(executor.task(seq, works));
     }
 
@@ -197,8 +207,9 @@ public final class HostComm extends EngineRank {
         long inBytes = a.type().bytes(a.collective().inputCount(a.count(), domain.nranks, rank, a.root()));
         long outBytes = a.type().bytes(a.collective().outputCount(a.count(), domain.nranks, rank, a.root()));
         boolean inputStable = !Memory.overlap(a.send(), inBytes, a.recv(), outBytes);
+        long seq = collectives++;
         return new Work(plan, planned.choice().protocol(), new MemorySegment[] {a.send()}, new MemorySegment[] {a.recv()}, a.type().size(), red,
-                inputStable, what);
+                inputStable, what, a, seq, stamped ? CallStamp.of(seq, a) : 0);
     }
 
     private Work p2pWork(List<P2pArgs> p2p) {
@@ -218,7 +229,8 @@ public final class HostComm extends EngineRank {
             }
         }
         int count = p2p.size();
-        return new Work(plan, Protocol.SIMPLE, in, out, 1, null, inputStable, () -> "send/recv group of " + count + " operation(s)");
+        return new Work(plan, Protocol.SIMPLE, in, out, 1, null, inputStable, () -> "send/recv group of " + count + " operation(s)",
+                null, -1, 0);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.jccl.engine.host;
 
 import io.jccl.ErrorCode;
+import io.jccl.engine.CallStamp;
 import io.jccl.JcclException;
 import io.jccl.plan.Buf;
 import io.jccl.plan.Link;
@@ -145,6 +146,10 @@ final class LaneExecutor {
         for (int k = 0; k < nr; k++) {
             Fifo f = in[k];
             await(f, true, w, step, tile, index);
+            int stamp = f.recvStamp();
+            if (stamp != w.stamp() && stamp != 0 && w.stamp() != 0) {
+                throw otherCall(w, f, stamp);
+            }
             long got = f.recvSize();
             if (got != bytes) {
                 throw new JcclException(ErrorCode.REMOTE_ERROR, rank.rank, w.description() + ": rank " + f.from()
@@ -217,7 +222,7 @@ final class LaneExecutor {
         boolean byReference = stable && referable;
         for (int k = 0; k < ns; k++) {
             Fifo f = out[k];
-            long seq = f.send(resSeg, resOff, bytes, byReference);
+            long seq = f.send(resSeg, resOff, bytes, byReference, w.stamp());
             if (byReference) {
                 noteReference(f, seq);
             }
@@ -261,6 +266,22 @@ final class LaneExecutor {
     /** Scratch is not shifted per tile: every tile reuses it. */
     private static long offset(Region r, long shift, long es) {
         return (r.buf() == Buf.SCRATCH ? r.offset() : r.offset() + shift) * es;
+    }
+
+    /**
+     * The failure of a rank whose peer's message carries the stamp of another call: every rank
+     * must make the same collectives in the same order. Names both calls where the other one is a
+     * near one ({@link CallStamp#guess}).
+     */
+    private JcclException otherCall(Work w, Fifo f, int stamp) {
+        io.jccl.engine.CollectiveArgs a = w.call();
+        String mine = CallStamp.describe(w.seq(), a.collective(), a.count(), a.type(), a.op(), a.root());
+        String theirs = CallStamp.guess(stamp, w.seq(), a, rank.domain.nranks);
+        return new JcclException(ErrorCode.INVALID_USAGE, rank.rank, "rank " + rank.rank + " is at " + mine + " but rank " + f.from()
+                + " sent a message of " + (theirs != null ? theirs : "another call (its stamp " + Integer.toHexString(stamp)
+                + " is none of the calls one step from this one: another count, or calls further apart)") + " on channel "
+                + f.channel() + ": every rank must make the same collectives in the same order, with the same count, type,"
+                + " operation and root (JCCL_CHECK_CALLS)");
     }
 
     /** Waits until {@code f} has a message ({@code data}) or room for one; a wait that ends says what it waited for. */
