@@ -117,31 +117,39 @@ class TuningAgreementTest {
     @ParameterizedTest
     @EnumSource(Protocol.class)
     void ranksCallingDifferentSizesFailClearlyInEveryProtocol(Protocol p) {
-        Communicator[] comms = Communicator.initAll(2, Config.defaults().withProtocols(p.id()).withAlgorithms("ring")
-                .withTimeout(Duration.ofSeconds(5)));
-        HostStream s0 = new HostStream();
-        HostStream s1 = new HostStream();
-        try (Arena a = Arena.ofShared()) {
-            comms[0].allReduce(a.allocate(400), a.allocate(400), 100, DataType.FLOAT32, RedOp.SUM, s0);
-            comms[1].allReduce(a.allocate(404), a.allocate(404), 101, DataType.FLOAT32, RedOp.SUM, s1);
-            // Both ranks fail (the one that sees the wrong size, and its peer through the abort);
-            // both streams are drained before the buffers go away.
-            List<Throwable> errors = new ArrayList<>();
-            for (HostStream s : List.of(s0, s1)) {
-                try {
-                    s.synchronize();
-                } catch (JcclException e) {
-                    errors.add(e);
+        // With the call stamps (the default) the receiver names both calls; without, it sees the sizes differ.
+        for (boolean stamps : new boolean[] {true, false}) {
+            Communicator[] comms = Communicator.initAll(2, Config.defaults().withProtocols(p.id()).withAlgorithms("ring")
+                    .withTimeout(Duration.ofSeconds(5)).withCheckCalls(stamps));
+            HostStream s0 = new HostStream();
+            HostStream s1 = new HostStream();
+            try (Arena a = Arena.ofShared()) {
+                comms[0].allReduce(a.allocate(400), a.allocate(400), 100, DataType.FLOAT32, RedOp.SUM, s0);
+                comms[1].allReduce(a.allocate(404), a.allocate(404), 101, DataType.FLOAT32, RedOp.SUM, s1);
+                // Both ranks fail (the one that sees the other call, and its peer through the abort);
+                // both streams are drained before the buffers go away.
+                List<Throwable> errors = new ArrayList<>();
+                for (HostStream s : List.of(s0, s1)) {
+                    try {
+                        s.synchronize();
+                    } catch (JcclException e) {
+                        errors.add(e);
+                    }
                 }
-            }
-            assertThat(errors).hasSize(2);
-            assertThat(errors).anySatisfy(e -> assertThat(e).hasMessageContaining("sent").hasMessageContaining("bytes")
-                    .hasMessageContaining("different operations or sizes"));
-        } finally {
-            s0.close();
-            s1.close();
-            for (Communicator c : comms) {
-                c.close();
+                assertThat(errors).hasSize(2);
+                if (stamps) {
+                    assertThat(errors).allSatisfy(e -> assertThat(e).hasMessageContaining("every rank must make the same collectives")
+                            .hasMessageMatching("(?s).*is at allreduce #0 \\((100|101) float32, sum\\).*"));
+                } else {
+                    assertThat(errors).anySatisfy(e -> assertThat(e).hasMessageContaining("sent").hasMessageContaining("bytes")
+                            .hasMessageContaining("different operations or sizes"));
+                }
+            } finally {
+                s0.close();
+                s1.close();
+                for (Communicator c : comms) {
+                    c.close();
+                }
             }
         }
     }
