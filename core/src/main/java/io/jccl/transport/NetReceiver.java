@@ -54,10 +54,11 @@ final class NetReceiver extends NetHalf<NetReceiver.Conn> {
             boolean moved = false;
             while (count > 0 && net.test(posted[first])) {
                 long size = posted[first].size();
+                int stamp = posted[first].stamp();
                 posted[first] = null;
                 first = (first + 1) % Protocol.STEPS;
                 count--;
-                fifo.send(memory.region(), offset(fifo.tail()), size, false);
+                fifo.send(memory.region(), offset(fifo.tail()), size, false, stamp);
                 moved = true;
             }
             while (count < limit && fifo.tail() + count - fifo.head() < Protocol.STEPS) {

@@ -50,7 +50,8 @@ final class NetSender extends NetHalf<NetSender.Conn> {
                     return moved ? Progress.MOVED : Progress.IDLE;
                 }
                 MemorySegment data = fifo.recvSegment();
-                NetRequest r = net.isend(comm, data, fifo.recvOffset(), fifo.recvSize(), data == memory.region() ? memory : null);
+                NetRequest r = net.isend(comm, data, fifo.recvOffset(), fifo.recvSize(), data == memory.region() ? memory : null,
+                        fifo.recvStamp());
                 if (r == null) {
                     return moved ? Progress.MOVED : Progress.NET;
                 }

@@ -11,16 +11,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two processes that make different calls with the same bytes (float32 and int32 all-reduces):
- * both fail within a second, each naming both calls and both ranks (the messages' stamps; over
- * /dev/shm here, CallMismatchTest has threads and each kind of mismatch).
+ * both fail within a second, each naming both calls and both ranks (the messages' stamps), over
+ * /dev/shm and over sockets (the stamp rides in the socket frames). CallMismatchTest has threads
+ * and each kind of mismatch.
  */
 class ProcessCallMismatchTest {
-    @org.junit.jupiter.api.Test
+    @org.junit.jupiter.params.ParameterizedTest(name = "JCCL_SHM_DISABLE={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"0", "1"})
     @Timeout(120)
-    void processesMakingDifferentCallsBothFailWithinASecondNamingBoth() throws Exception {
+    void processesMakingDifferentCallsBothFailWithinASecondNamingBoth(String shmDisable) throws Exception {
         Config config = Config.defaults().withSocketIfname("lo").withBootstrapTimeout(Duration.ofSeconds(60));
         try (BootstrapRoot root = BootstrapRoot.start(config);
-             RankProcesses job = new RankProcesses(root, 2, Map.of("JCCL_TIMEOUT", "30"), false, MismatchRank.class)) {
+             RankProcesses job = new RankProcesses(root, 2, Map.of("JCCL_TIMEOUT", "30", "JCCL_SHM_DISABLE", shmDisable), false, MismatchRank.class)) {
             for (int r = 0; r < 2; r++) {
                 assertThat(job.awaitExit(r, 60)).isTrue();
                 String out = job.output(r);

@@ -66,7 +66,7 @@ final class MemoryNet implements Net {
 
     /** One connection: messages in flight, the END mark, and the thread to wake when one comes. */
     static final class Pipe {
-        final ConcurrentLinkedQueue<byte[]> messages = new ConcurrentLinkedQueue<>();
+        final ConcurrentLinkedQueue<Message> messages = new ConcurrentLinkedQueue<>();
         volatile boolean ended;
         volatile boolean broken;
         volatile Thread waiter;
@@ -79,11 +79,16 @@ final class MemoryNet implements Net {
         }
     }
 
+    /** A message in flight and its stamp. */
+    record Message(byte[] bytes, int stamp) {
+    }
+
     static final class Request implements NetRequest {
         final Comm comm;
         MemorySegment data;
         long offset;
         long size;
+        int stamp;
         long max;
         int tests;
         boolean busy;
@@ -95,6 +100,11 @@ final class MemoryNet implements Net {
         @Override
         public long size() {
             return size;
+        }
+
+        @Override
+        public int stamp() {
+            return stamp;
         }
     }
 
@@ -221,8 +231,12 @@ final class MemoryNet implements Net {
     }
 
     @Override
-    public NetRequest isend(SendComm comm, MemorySegment data, long offset, long size, MemoryHandle memory) {
-        return ((Send) comm).post(data, offset, size);
+    public NetRequest isend(SendComm comm, MemorySegment data, long offset, long size, MemoryHandle memory, int stamp) {
+        Request r = ((Send) comm).post(data, offset, size);
+        if (r != null) {
+            r.stamp = stamp;
+        }
+        return r;
     }
 
     @Override
@@ -244,7 +258,7 @@ final class MemoryNet implements Net {
         if (c instanceof Send) {
             // Sent on the second look: the bytes leave now, the request is done then.
             if (r.tests++ == 0) {
-                c.pipe.messages.add(r.data.asSlice(r.offset, r.size).toArray(ValueLayout.JAVA_BYTE));
+                c.pipe.messages.add(new Message(r.data.asSlice(r.offset, r.size).toArray(ValueLayout.JAVA_BYTE), r.stamp));
                 c.pipe.wake();
                 return false;
             }
@@ -252,10 +266,12 @@ final class MemoryNet implements Net {
             // Messages fill the posted receives in order.
             while (c.done < c.posted) {
                 Request next = c.ring[(int) (c.done % REQUESTS)];
-                byte[] m = c.pipe.messages.poll();
-                if (m == null) {
+                Message msg = c.pipe.messages.poll();
+                if (msg == null) {
                     break;
                 }
+                byte[] m = msg.bytes();
+                next.stamp = msg.stamp();
                 if (m.length > next.max) {
                     throw new IOException("a message of " + m.length + " bytes, beyond the " + next.max + " posted on " + names.apply(c.tag));
                 }

@@ -58,12 +58,14 @@ public interface Net extends AutoCloseable {
     void deregister(MemoryHandle memory);
 
     /**
-     * Posts the next message of {@code comm}: {@code size} bytes at {@code data} + {@code offset},
+     * Posts the next message of {@code comm}, stamped with {@code stamp} (22 bits the receiving
+     * request reports, {@link NetRequest#stamp()}, as RDMA's immediate data; 0 for none):
+     * {@code size} bytes at {@code data} + {@code offset},
      * inside {@code memory}'s region, or with {@code memory} null in host memory nobody registered
      * (then the net makes its own way: sockets read it in place, RDMA would copy it). The bytes stay
      * unchanged until {@link #test} says done. Null when no request is free.
      */
-    NetRequest isend(SendComm comm, MemorySegment data, long offset, long size, MemoryHandle memory) throws IOException;
+    NetRequest isend(SendComm comm, MemorySegment data, long offset, long size, MemoryHandle memory, int stamp) throws IOException;
 
     /**
      * Posts a buffer for the next message of {@code comm}: up to {@code maxSize} bytes at

@@ -11,8 +11,13 @@ public final class SocketFrames {
     private SocketFrames() {
     }
 
-    /** Frame header: message number (8), message size (4, unsigned), chunk length (4, unsigned). */
+    /**
+     * Frame header: message number (8: the number in the low {@value #STAMP_SHIFT} bits, the
+     * message's stamp above them), message size (4, unsigned), chunk length (4, unsigned).
+     */
     public static final int FRAME = 16;
+    public static final int STAMP_SHIFT = 42;
+    public static final long NUMBER_MASK = (1L << STAMP_SHIFT) - 1;
     /** The message number of the frame a closing sender writes on each socket: nothing follows. */
     public static final long END = -2;
     /** NCCL's MIN_CHUNKSIZE: a message is cut into chunks no smaller than this (but the last). */

@@ -192,8 +192,8 @@ public final class SocketNet implements Net {
     }
 
     @Override
-    public NetRequest isend(SendComm comm, MemorySegment data, long offset, long size, MemoryHandle memory) {
-        return ((SocketSendComm) comm).post(data, offset, size, memory);
+    public NetRequest isend(SendComm comm, MemorySegment data, long offset, long size, MemoryHandle memory, int stamp) {
+        return ((SocketSendComm) comm).post(data, offset, size, memory, stamp);
     }
 
     @Override

@@ -34,6 +34,7 @@ final class SocketRecvComm extends SocketComm implements RecvComm {
         long seq;
         long size;
         long length;
+        int stamp;
         ByteBuffer data;
         SocketRequest request;
         /** The last message this socket brought a chunk of, and the first it may still owe one. */
@@ -76,6 +77,7 @@ final class SocketRecvComm extends SocketComm implements RecvComm {
         if (r != null) {
             r.max = max;
             r.size = -1;
+            r.stamp = 0;
             r.left = 0;
         }
         return r;
@@ -111,14 +113,16 @@ final class SocketRecvComm extends SocketComm implements RecvComm {
                 return false;
             }
             in.header.flip();
-            in.seq = in.header.getLong();
+            long number = in.header.getLong();
             in.size = in.header.getInt() & 0xFFFF_FFFFL;
             in.length = in.header.getInt() & 0xFFFF_FFFFL;
             in.header.clear();
-            if (in.seq == SocketFrames.END && in.size == 0 && in.length == 0) {
+            if (number == SocketFrames.END && in.size == 0 && in.length == 0) {
                 end(in);
                 return true;
             }
+            in.seq = number & SocketFrames.NUMBER_MASK;
+            in.stamp = (int) (number >>> SocketFrames.STAMP_SHIFT);
             if (in.seq <= in.last) {
                 throw bad(in, "message " + in.seq + " after message " + in.last);
             }
@@ -202,9 +206,11 @@ final class SocketRecvComm extends SocketComm implements RecvComm {
                 throw bad(in, "message " + in.seq + " of " + in.size + " bytes, beyond the " + r.max + " bytes posted");
             }
             r.size = in.size;
+            r.stamp = in.stamp;
             r.left = SocketFrames.chunks(in.size, k);
-        } else if (r.size != in.size) {
-            throw bad(in, "message " + in.seq + " of " + in.size + " bytes, where another socket said " + r.size);
+        } else if (r.size != in.size || r.stamp != in.stamp) {
+            throw bad(in, "message " + in.seq + " of " + in.size + " bytes (stamp " + Integer.toHexString(in.stamp)
+                    + "), where another socket said " + r.size + " (stamp " + Integer.toHexString(r.stamp) + ")");
         }
         if (in.index >= SocketFrames.chunks(in.size, k) || in.length != SocketFrames.chunkLength(in.size, k, in.index)) {
             throw bad(in, "a chunk of " + in.length + " bytes for chunk " + in.index + " of a message of " + in.size + " bytes");

@@ -19,6 +19,8 @@ final class SocketRequest implements NetRequest {
     long position;
     long size;
     long max;
+    /** The message's stamp: a send's, given; a receive's, what its first frame said (0 before). */
+    int stamp;
     /** Chunks still to be written or read (valid once the size is known). */
     int left;
     /** Posted and not yet reported done by test. */
@@ -43,5 +45,10 @@ final class SocketRequest implements NetRequest {
     @Override
     public long size() {
         return size;
+    }
+
+    @Override
+    public int stamp() {
+        return stamp;
     }
 }

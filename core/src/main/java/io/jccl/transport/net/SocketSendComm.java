@@ -45,13 +45,14 @@ final class SocketSendComm extends SocketComm implements SendComm {
         return outs.length;
     }
 
-    SocketRequest post(MemorySegment data, long offset, long size, MemoryHandle memory) {
+    SocketRequest post(MemorySegment data, long offset, long size, MemoryHandle memory, int stamp) {
         if (size < 0 || size > SocketFrames.MAX_MESSAGE) {
             throw new IllegalArgumentException("a message of " + size + " bytes on " + name);
         }
         SocketRequest r = next(data, offset, memory, size);
         if (r != null) {
             r.size = size;
+            r.stamp = stamp;
             r.left = SocketFrames.chunks(size, outs.length);
         }
         return r;
@@ -79,7 +80,7 @@ final class SocketSendComm extends SocketComm implements SendComm {
                     continue;
                 }
                 long length = SocketFrames.chunkLength(r.size, k, i);
-                o.header.clear().putLong(r.seq).putInt((int) r.size).putInt((int) length).flip();
+                o.header.clear().putLong((long) r.stamp << SocketFrames.STAMP_SHIFT | r.seq).putInt((int) r.size).putInt((int) length).flip();
                 o.frame[1] = o.view.of(r, i * SocketFrames.chunkBytes(r.size, k), length);
                 o.writing = true;
             }

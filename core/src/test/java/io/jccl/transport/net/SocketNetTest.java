@@ -107,7 +107,7 @@ class SocketNetTest {
 
     @ParameterizedTest(name = "{0} x {1} sockets")
     @CsvSource({"1, 1", "2, 2", "1, 3"})
-    void sendsFillReceivesInOrderWithTheirSizes(int threads, int socks) throws Exception {
+    void sendsFillReceivesInOrderWithTheirSizesAndStamps(int threads, int socks) throws Exception {
         Net[] pair = connected(threads, socks);
         long[] sizes = {0, 1, 65536, 65537, 3 * 65536 + 5, 1 << 20, 7};
         long max = 1 << 20;
@@ -125,7 +125,8 @@ class SocketNetTest {
                 for (int m = 0; m < sizes.length; m++) {
                     MemorySegment from = filled(sizes[m], m);
                     MemoryHandle out = m % 2 == 0 ? pair[0].register(send, from, MemoryKind.HOST) : null;
-                    NetRequest r = pair[0].isend(send, from, 0, sizes[m], out);
+                    // Each message stamped, the largest stamp among them (22 bits).
+                    NetRequest r = pair[0].isend(send, from, 0, sizes[m], out, m == 3 ? 0x3F_FFFF : m);
                     assertThat(r).isNotNull();
                     until(pair[0], r);
                     assertThat(r.size()).isEqualTo(sizes[m]);
@@ -137,6 +138,7 @@ class SocketNetTest {
         for (int m = 0; m < sizes.length; m++) {
             until(pair[1], rs[m]);
             assertThat(rs[m].size()).as("size of message " + m).isEqualTo(sizes[m]);
+            assertThat(rs[m].stamp()).as("stamp of message " + m).isEqualTo(m == 3 ? 0x3F_FFFF : m);
             MemorySegment want = filled(sizes[m], m);
             assertThat(into.asSlice(m * max, sizes[m]).mismatch(want.asSlice(0, sizes[m]))).as("message " + m).isEqualTo(-1);
         }
@@ -147,7 +149,7 @@ class SocketNetTest {
     void aReceivePostedLateGetsItsMessage() throws Exception {
         Net[] pair = connected(1, 2);
         for (int m = 0; m < 3; m++) {
-            until(pair[0], pair[0].isend(send, filled(1000 + m, m), 0, 1000 + m, null));
+            until(pair[0], pair[0].isend(send, filled(1000 + m, m), 0, 1000 + m, null, 0));
         }
         MemorySegment into = arena.allocate(4096);
         for (int m = 0; m < 3; m++) {
@@ -162,7 +164,7 @@ class SocketNetTest {
     @Test
     void aMessageAboveThePostedSizeIsRefusedNamingTheConnection() throws Exception {
         Net[] pair = connected(1, 1);
-        until(pair[0], pair[0].isend(send, filled(100, 1), 0, 100, null));
+        until(pair[0], pair[0].isend(send, filled(100, 1), 0, 100, null, 0));
         NetRequest r = pair[1].irecv(recv, arena.allocate(64), 0, 50, null);
         assertThatThrownBy(() -> until(pair[1], r)).isInstanceOf(IOException.class)
                 .hasMessageContaining("connection 42").hasMessageContaining("message 0 of 100 bytes, beyond the 50 bytes posted");
@@ -179,7 +181,7 @@ class SocketNetTest {
         }
         assertThat(first).doesNotContainNull().doesNotHaveDuplicates();
         assertThat(pair[1].irecv(recv, into, 0, 64, null)).as("no request free").isNull();
-        until(pair[0], pair[0].isend(send, filled(8, 0), 0, 8, null));
+        until(pair[0], pair[0].isend(send, filled(8, 0), 0, 8, null, 0));
         until(pair[1], first.getFirst());
         assertThat(pair[1].irecv(recv, into, 0, 64, null)).as("the first, free again").isSameAs(first.getFirst());
     }
@@ -217,7 +219,7 @@ class SocketNetTest {
             Thread.ofVirtual().start(() -> {
                 try {
                     Thread.sleep(50);
-                    pair[0].test(pair[0].isend(send, filled(8, 3), 0, 8, null));
+                    pair[0].test(pair[0].isend(send, filled(8, 3), 0, 8, null, 0));
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
