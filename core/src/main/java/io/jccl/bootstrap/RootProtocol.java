@@ -25,13 +25,12 @@ final class RootProtocol {
     private RootProtocol() {
     }
 
-    /** The longest host name a JOIN carries (a DNS name's limit). */
+    /** The longest host name a JOIN may carry (HostIdentity's names are at most 200 characters). */
     static final int MAX_HOST = 255;
 
     static byte[] join(int rank, int nranks, InetSocketAddress listen) {
-        String host = io.jccl.log.Log.hostname();
         return new Wire.Writer().u8(JOIN).i32(rank).i32(nranks).address(listen).i64(ProcessHandle.current().pid())
-                .string(host.length() > MAX_HOST ? host.substring(0, MAX_HOST) : host).toByteArray();
+                .string(HostIdentity.hostname()).toByteArray();
     }
 
     static byte[] fail(int rank, int nranks, String message) {

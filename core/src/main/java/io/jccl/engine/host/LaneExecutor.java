@@ -1,8 +1,8 @@
 package io.jccl.engine.host;
 
 import io.jccl.ErrorCode;
-import io.jccl.engine.CallStamp;
 import io.jccl.JcclException;
+import io.jccl.engine.CallStamp;
 import io.jccl.plan.Buf;
 import io.jccl.plan.Link;
 import io.jccl.plan.Region;
