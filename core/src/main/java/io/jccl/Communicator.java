@@ -5,6 +5,7 @@ import io.jccl.Config.Subsys;
 import io.jccl.bootstrap.Bootstrap;
 import io.jccl.bootstrap.CommId;
 import io.jccl.bootstrap.Launch;
+import io.jccl.bootstrap.LaunchEnvironment;
 import io.jccl.bootstrap.OutOfBandAllGather;
 import io.jccl.engine.CollectiveArgs;
 import io.jccl.engine.EngineRank;
@@ -60,20 +61,82 @@ public final class Communicator implements AutoCloseable {
     /** The transports the host engine offers to its peers (published at bootstrap). */
     private static final Set<String> TRANSPORTS = Set.of("p2p", "shm");
 
-    /** This rank on its engine (host or CUDA). */
-    private final EngineRank engine;
+    /** This rank on its engine (host or CUDA); null while a non-blocking init is under way. */
+    private volatile EngineRank engine;
     /** The connections to the other ranks of a communicator made by {@code init}; null for {@code initAll}. */
-    private final Bootstrap bootstrap;
+    private volatile Bootstrap bootstrap;
     /** The ranks of the same {@code initAll} call; null for {@code init}. */
     private final ThreadRanks threadRanks;
     /** This rank's log: one line per call at INFO for COLL or P2P, as NCCL's. */
-    private final Log log;
+    private volatile Log log;
+    private final int rank;
+    private final int size;
+    /** Why a non-blocking init failed, or null. */
+    private volatile RuntimeException initFailure;
+    /** Set by {@link #close}; an init that completes after it closes what it made. */
+    private boolean closed;
+
+    /** Where a communicator stands, as NCCL's {@code ncclCommGetAsyncError} reports it. */
+    public enum State {
+        /** A non-blocking init is under way: calls are refused with {@link ErrorCode#IN_PROGRESS}. */
+        IN_PROGRESS,
+        /** Usable. */
+        READY,
+        /** Init failed, or the communicator failed or was aborted: {@link #asyncError()} says why; close it. */
+        FAILED
+    }
 
     private Communicator(EngineRank engine, Bootstrap bootstrap, ThreadRanks threadRanks) {
-        this.engine = engine;
-        this.bootstrap = bootstrap;
+        this(engine.rank(), engine.size(), threadRanks);
+        ready(engine, bootstrap);
+    }
+
+    private Communicator(int rank, int size, ThreadRanks threadRanks) {
+        this.rank = rank;
+        this.size = size;
         this.threadRanks = threadRanks;
-        this.log = initialized(engine.config(), engine.rank(), engine.size(), engine::describe);
+    }
+
+    /**
+     * Makes {@code e} this communicator's engine and starts the heartbeats with the ranks of other
+     * processes; closes both if the communicator was closed while they were made.
+     */
+    private void ready(EngineRank e, Bootstrap b) {
+        synchronized (this) {
+            if (!closed) {
+                log = initialized(e.config(), e.rank(), e.size(), e::describe);
+                bootstrap = b;
+                engine = e;
+                java.time.Duration every = e.shared().keepAlive();
+                if (b != null && b.size() > 1 && !every.isZero()) {
+                    Log warn = log;
+                    b.keepAlive(every, (why, lost) -> {
+                        warn.warn(Subsys.INIT, why);
+                        e.fail(why, lost);
+                    });
+                }
+                return;
+            }
+        }
+        if (b != null) {
+            b.close();
+        }
+        e.close();
+    }
+
+    /** The engine, or the error of a call made before a non-blocking init completed. */
+    private EngineRank engine() {
+        EngineRank e = engine;
+        if (e != null) {
+            return e;
+        }
+        RuntimeException f = initFailure;
+        if (f != null) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator failed to initialize and must be closed: "
+                    + f.getMessage(), f);
+        }
+        throw new JcclException(ErrorCode.IN_PROGRESS, rank, "the communicator is still initializing (non-blocking init):"
+                + " wait until state() is READY");
     }
 
     private static Log initialized(Config config, int rank, int size, Supplier<String> engine) {
@@ -180,7 +243,9 @@ public final class Communicator implements AutoCloseable {
             throw JcclException.invalidArgument(rank, "device", "is null");
         }
         requireConfig(rank, config);
-        return overCuda(Bootstrap.init(id, nranks, rank, config, CUDA_TRANSPORTS), config, device);
+        checkRank(nranks, rank);
+        return start(rank, nranks, config, () -> Bootstrap.init(id, nranks, rank, config, CUDA_TRANSPORTS),
+                b -> CudaComm.join(b, config, device));
     }
 
     /** This process's rank on the CUDA engine as its launcher describes it (see {@link #fromEnvironment()}), on {@code device}. */
@@ -189,15 +254,13 @@ public final class Communicator implements AutoCloseable {
             throw JcclException.invalidArgument(JcclException.NO_RANK, "device", "is null");
         }
         requireConfig(JcclException.NO_RANK, config);
-        return overCuda(Launch.bootstrap(System.getenv(), config, CUDA_TRANSPORTS), config, device);
+        LaunchEnvironment le = LaunchEnvironment.from(System.getenv());
+        return start(le.rank(), le.size(), config, () -> Launch.bootstrap(le, config, CUDA_TRANSPORTS),
+                b -> CudaComm.join(b, config, device));
     }
 
     /** The transports the CUDA engine offers to its peers. */
     private static final Set<String> CUDA_TRANSPORTS = Set.of("cuda-p2p", "cuda-ipc", "cuda-shm");
-
-    private static Communicator overCuda(Bootstrap b, Config config, CudaDevice device) {
-        return over(b, () -> CudaComm.join(b, config, device));
-    }
 
     /** The communicator of {@code b}'s rank on the engine {@code join} joins; the bootstrap closes if that fails. */
     private static Communicator over(Bootstrap b, java.util.function.Supplier<EngineRank> join) {
@@ -210,6 +273,39 @@ public final class Communicator implements AutoCloseable {
     }
 
     /**
+     * Rank {@code rank} of {@code size}: bootstrapped by {@code boot} and joined to its engine by
+     * {@code join}, here, or (JCCL_COMM_BLOCKING=0) on a thread of its own while the caller gets the
+     * communicator at once, {@link State#IN_PROGRESS} until then.
+     */
+    private static Communicator start(int rank, int size, Config config, java.util.function.Supplier<Bootstrap> boot,
+                                      java.util.function.Function<Bootstrap, EngineRank> join) {
+        if (config.blocking()) {
+            Bootstrap b = boot.get();
+            return over(b, () -> join.apply(b));
+        }
+        Communicator c = new Communicator(rank, size, null);
+        Thread t = new Thread(() -> {
+            try {
+                Bootstrap b = boot.get();
+                EngineRank e;
+                try {
+                    e = join.apply(b);
+                } catch (RuntimeException x) {
+                    b.close();
+                    throw x;
+                }
+                c.ready(e, b);
+            } catch (RuntimeException x) {
+                c.initFailure = x;
+                Log.of(config, rank).warn(Subsys.INIT, "non-blocking init failed: " + x.getMessage());
+            }
+        }, "jccl-init-" + rank);
+        t.setDaemon(true);
+        t.start();
+        return c;
+    }
+
+    /**
      * Registers a user buffer with this rank, as {@code ncclCommRegister}: on the CUDA engine its
      * memory kind is checked once (device memory of this communicator's GPU) and later calls on
      * buffers inside it skip the check; on the host engine it only checks the arguments.
@@ -218,7 +314,7 @@ public final class Communicator implements AutoCloseable {
         if (buffer == null) {
             throw JcclException.invalidArgument(rank(), "buffer", "is null");
         }
-        engine.register(buffer);
+        engine().register(buffer);
     }
 
     /** Undoes one {@link #register} of the same buffer. */
@@ -226,7 +322,7 @@ public final class Communicator implements AutoCloseable {
         if (buffer == null) {
             throw JcclException.invalidArgument(rank(), "buffer", "is null");
         }
-        engine.deregister(buffer);
+        engine().deregister(buffer);
     }
 
     /**
@@ -239,7 +335,18 @@ public final class Communicator implements AutoCloseable {
             throw JcclException.invalidArgument(rank, "id", "is null");
         }
         requireConfig(rank, config);
-        return over(Bootstrap.init(id, nranks, rank, config, TRANSPORTS), config);
+        checkRank(nranks, rank);
+        return start(rank, nranks, config, () -> Bootstrap.init(id, nranks, rank, config, TRANSPORTS), b -> HostComm.join(b, config));
+    }
+
+    /** The checks of Bootstrap.init, made before a non-blocking init returns. */
+    private static void checkRank(int nranks, int rank) {
+        if (nranks < 1) {
+            throw JcclException.invalidArgument(rank, "nranks", "must be at least 1, was " + nranks);
+        }
+        if (rank < 0 || rank >= nranks) {
+            throw JcclException.invalidArgument(rank, "rank", "is " + rank + ", not a rank of 0.." + (nranks - 1));
+        }
     }
 
     /**
@@ -251,7 +358,7 @@ public final class Communicator implements AutoCloseable {
             throw JcclException.invalidArgument(JcclException.NO_RANK, "oob", "is null");
         }
         requireConfig(oob.rank(), config);
-        return over(Bootstrap.init(oob, config, TRANSPORTS), config);
+        return start(oob.rank(), oob.size(), config, () -> Bootstrap.init(oob, config, TRANSPORTS), b -> HostComm.join(b, config));
     }
 
     /**
@@ -265,17 +372,14 @@ public final class Communicator implements AutoCloseable {
     /** This process's rank as its launcher describes it, with {@code config}. */
     public static Communicator fromEnvironment(Config config) {
         requireConfig(JcclException.NO_RANK, config);
-        return over(Launch.bootstrap(System.getenv(), config, TRANSPORTS), config);
+        LaunchEnvironment le = LaunchEnvironment.from(System.getenv());
+        return start(le.rank(), le.size(), config, () -> Launch.bootstrap(le, config, TRANSPORTS), b -> HostComm.join(b, config));
     }
 
     private static void requireConfig(int rank, Config config) {
         if (config == null) {
             throw JcclException.invalidArgument(rank, "config", "is null");
         }
-    }
-
-    private static Communicator over(Bootstrap b, Config config) {
-        return over(b, () -> HostComm.join(b, config));
     }
 
     /**
@@ -291,12 +395,112 @@ public final class Communicator implements AutoCloseable {
      * }</pre>
      */
     public Communicator split(int color, int key) {
-        engine.checkUsable();
+        EngineRank e = engine();
+        e.checkUsable();
         if (threadRanks != null) {
             return threadRanks.split(rank(), color, key);
         }
         Bootstrap child = bootstrap.split(color, key);
-        return child == null ? null : over(child, () -> engine.joinChild(child));
+        return child == null ? null : over(child, () -> e.joinChild(child));
+    }
+
+    /**
+     * A new communicator of the ranks not in {@code excludeRanks}, renumbered in their order here,
+     * as {@code ncclCommShrink}: every remaining rank calls it with the same ranks, which need not be
+     * alive. This communicator is aborted (its pending calls fail) and stays to be closed; the new one
+     * is usable at once, with each rank's configuration (and GPU).
+     *
+     * <pre>{@code
+     * // rank 3 was lost: the survivors go on without it
+     * Communicator survivors = comm.shrink(new int[] {3});
+     * comm.close();
+     * survivors.allReduce(buf, buf, n, DataType.FLOAT32, RedOp.SUM, stream);
+     * }</pre>
+     */
+    public Communicator shrink(int[] excludeRanks) {
+        EngineRank e = engine();
+        if (excludeRanks == null) {
+            throw JcclException.invalidArgument(rank, "excludeRanks", "is null");
+        }
+        int[] out = excludeRanks.clone();
+        for (int r : out) {
+            if (r < 0 || r >= size) {
+                throw JcclException.invalidArgument(rank, "excludeRanks", "holds " + r + ", not a rank of 0.." + (size - 1));
+            }
+            if (r == rank) {
+                throw JcclException.invalidArgument(rank, "excludeRanks", "holds this rank itself; an excluded rank does not call shrink");
+            }
+        }
+        e.fail("rank " + rank + " shrank the communicator, excluding ranks " + java.util.Arrays.toString(out), -1);
+        if (threadRanks != null) {
+            return threadRanks.shrink(rank, out);
+        }
+        Bootstrap child = bootstrap.shrink(out);
+        return over(child, () -> e.joinChild(child));
+    }
+
+    /**
+     * {@link #shrink(int[])} excluding the ranks this one knows were lost (found by the
+     * keep-alive: killed, stopped, unreachable); every survivor knows the same ones once the
+     * finder has told them, which takes a round trip after the failure is reported.
+     */
+    public Communicator shrink() {
+        Bootstrap b = bootstrap;
+        int[] lost = b == null ? new int[0] : b.lostRanks();
+        // A failure that reached this rank through another (an abort) may precede its own news of the loss.
+        long until = System.nanoTime() + 2 * engine().shared().keepAlive().toNanos();
+        while (lost.length == 0 && b != null && System.nanoTime() < until) {
+            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000);
+            lost = b.lostRanks();
+        }
+        if (lost.length == 0) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "shrink(): no rank of this communicator is known to be lost;"
+                    + " name the ranks to exclude with shrink(int[])");
+        }
+        return shrink(lost);
+    }
+
+    /** Where this communicator stands: initializing, ready, or failed ({@link #asyncError()} says why). */
+    public State state() {
+        if (engine == null) {
+            return initFailure != null ? State.FAILED : State.IN_PROGRESS;
+        }
+        return asyncError() != null ? State.FAILED : State.READY;
+    }
+
+    /**
+     * Why this communicator failed, or null while it is initializing or usable, as
+     * {@code ncclCommGetAsyncError}: a failed non-blocking init, a failure raised on any thread
+     * (a wait that gave up, a lost peer found by the keep-alive, another rank's abort), without
+     * synchronizing any stream.
+     *
+     * <pre>{@code
+     * Communicator c = Communicator.init(id, n, rank, Config.fromEnvironment().withBlocking(false));
+     * while (c.state() == Communicator.State.IN_PROGRESS) {
+     *     Thread.sleep(10); // or do other work
+     * }
+     * if (c.asyncError() != null) {
+     *     throw c.asyncError();
+     * }
+     * }</pre>
+     */
+    public JcclException asyncError() {
+        EngineRank e = engine;
+        if (e == null) {
+            RuntimeException f = initFailure;
+            return f == null ? null : f instanceof JcclException j ? j
+                    : new JcclException(ErrorCode.INTERNAL_ERROR, rank, "init failed: " + f, f);
+        }
+        return e.asyncError();
+    }
+
+    /**
+     * Returns once every operation this rank issued has run, as {@code ncclCommFinalize}; throws
+     * the failure of one that did not. Call it before {@link #close()} to flush outstanding work
+     * (the name {@code finalize} is {@link Object}'s).
+     */
+    public void finish() {
+        engine().flush();
     }
 
     /** The color of {@link #split} for ranks that join no new communicator (NCCL_SPLIT_NOCOLOR). */
@@ -344,21 +548,21 @@ public final class Communicator implements AutoCloseable {
     }
 
     public int rank() {
-        return engine.rank();
+        return rank;
     }
 
     /** Number of ranks. */
     public int size() {
-        return engine.size();
+        return size;
     }
 
     public Config config() {
-        return engine.config();
+        return engine().config();
     }
 
     /** How this communicator runs a collective of this shape (for tools and logs); every rank answers alike. */
     public CallChoice choiceFor(Collective collective, long count, DataType type) {
-        io.jccl.tune.Choice c = engine.choiceFor(new CollectiveArgs(collective, null, null, count, type, RedOp.SUM, 0));
+        io.jccl.tune.Choice c = engine().choiceFor(new CollectiveArgs(collective, null, null, count, type, RedOp.SUM, 0));
         return new CallChoice(c.algorithm().id(), c.protocol().id(), c.channels(), c.source().name().toLowerCase(java.util.Locale.ROOT));
     }
 
@@ -375,6 +579,7 @@ public final class Communicator implements AutoCloseable {
 
     private void collective(Collective c, MemorySegment send, MemorySegment recv, long count, DataType type, RedOp op,
                             int root, Stream stream) {
+        EngineRank engine = engine();
         if (log.on(Debug.INFO, Subsys.COLL)) { // tested here: a call's path must not even make the message's lambda
             log.info(Subsys.COLL, c.cliName() + ": count " + count + " " + type + " " + op + " root " + root + " sendbuff "
                     + address(send) + " recvbuff " + address(recv) + " [nranks=" + size() + "]" + (Group.active() ? " in a group" : ""));
@@ -394,7 +599,7 @@ public final class Communicator implements AutoCloseable {
     }
 
     void issue(List<CollectiveArgs> collectives, List<P2pArgs> p2p, Stream stream) {
-        engine.submit(collectives, p2p, engineStream(stream));
+        engine().submit(collectives, p2p, engineStream(stream));
     }
 
     /** Every rank gets the element-wise reduction of all ranks' {@code count} elements. */
@@ -440,6 +645,7 @@ public final class Communicator implements AutoCloseable {
     }
 
     private void p2p(boolean send, MemorySegment buf, long count, DataType type, int peer, Stream stream) {
+        EngineRank engine = engine();
         if (log.on(Debug.INFO, Subsys.P2P)) {
             log.info(Subsys.P2P, (send ? "send" : "recv") + ": count " + count + " " + type + (send ? " to" : " from") + " peer "
                     + peer + " buff " + address(buf) + (Group.active() ? " in a group" : ""));
@@ -470,16 +676,32 @@ public final class Communicator implements AutoCloseable {
 
     /** Makes the pending and future operations of every rank of this communicator fail, then closes it. */
     public void abort() {
-        engine.abort();
+        EngineRank e = engine;
+        if (e != null) {
+            e.abort();
+        }
         close();
     }
 
-    /** Frees this rank's resources; its peers must not use it any more. */
+    /**
+     * Frees this rank's resources; its peers must not use it any more. The heartbeats stop first,
+     * telling the peers this rank leaves on purpose. Closing during a non-blocking init frees what
+     * the init makes once it ends.
+     */
     @Override
     public void close() {
-        engine.close();
-        if (bootstrap != null) {
-            bootstrap.close();
+        EngineRank e;
+        Bootstrap b;
+        synchronized (this) {
+            closed = true;
+            e = engine;
+            b = bootstrap;
+        }
+        if (b != null) {
+            b.close();
+        }
+        if (e != null) {
+            e.close();
         }
     }
 

@@ -282,12 +282,42 @@ public final class Config {
         return with(Settings.SOCKET_NTHREADS, t).with(Settings.NSOCKS_PERTHREAD, s);
     }
 
-    /** JCCL_P2P_DISABLE: ranks of one process talk through shared memory (or sockets) instead of in-process FIFOs. */
     /** Whether the ranks check that they make the same calls (JCCL_CHECK_CALLS, on by default); rank 0's value counts. */
     public Config withCheckCalls(boolean on) {
         return with(Settings.CHECK_CALLS, on);
     }
 
+    /**
+     * The time between the heartbeats of ranks in different processes (JCCL_KEEPALIVE_MS, 1 s by
+     * default; rank 0's value counts); {@link Duration#ZERO} for none.
+     */
+    public Config withKeepAlive(Duration interval) {
+        if (interval == null || interval.isNegative() || interval.toMillis() > Integer.MAX_VALUE) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "interval", "must be zero (none) or a positive duration "
+                    + "of whole milliseconds, was " + interval);
+        }
+        return with(Settings.KEEPALIVE_MS, (int) interval.toMillis());
+    }
+
+    /** The time between heartbeats (JCCL_KEEPALIVE_MS); zero when there are none. */
+    public Duration keepAlive() {
+        return Duration.ofMillis(get(Settings.KEEPALIVE_MS));
+    }
+
+    /**
+     * Whether {@code init} returns only once the communicator is ready (JCCL_COMM_BLOCKING, the
+     * default) or at once, joining in the background ({@code false}, NCCL's {@code blocking=0}).
+     */
+    public Config withBlocking(boolean blocking) {
+        return with(Settings.COMM_BLOCKING, blocking);
+    }
+
+    /** Whether {@code init} blocks until the communicator is ready ({@link #withBlocking}). */
+    public boolean blocking() {
+        return get(Settings.COMM_BLOCKING);
+    }
+
+    /** JCCL_P2P_DISABLE: ranks of one process talk through shared memory (or sockets) instead of in-process FIFOs. */
     public Config withP2pDisable(boolean off) {
         return with(Settings.P2P_DISABLE, off);
     }

@@ -17,6 +17,8 @@ public enum ErrorCode {
     INVALID_USAGE(5),
     /** A peer rank failed or sent something this rank did not expect. */
     REMOTE_ERROR(6),
+    /** A non-blocking init is still under way (NCCL's {@code ncclInProgress}). */
+    IN_PROGRESS(7),
     /** A wait passed its deadline ({@code JCCL_TIMEOUT}). Not in NCCL, which waits forever. */
     TIMEOUT(100);
 

@@ -51,6 +51,8 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
 
     private static final int TAG_ALL_GATHER = -1;
     private static final int TAG_BARRIER = -2;
+    private static final int TAG_KEEPALIVE = -3;
+    private static final int TAG_SHRINK = -4;
 
     private final int rank;
     private final List<PeerInfo> peers;
@@ -60,6 +62,8 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
     private final Config config;
     private final Object collective = new Object();
     private int splits;
+    private int shrinks;
+    private volatile KeepAlive keepAlive;
 
     private Bootstrap(int rank, List<PeerInfo> peers, PeerLinks links, byte[] secret, Config config) {
         this.rank = rank;
@@ -231,13 +235,19 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
      * socket buffers cannot deadlock the ring.
      */
     private static byte[][] ringAllGather(PeerLinks links, int rank, int n, byte[] mine, Deadline d) {
+        return ringAllGather(links, java.util.stream.IntStream.range(0, n).toArray(), rank, mine, d, TAG_ALL_GATHER);
+    }
+
+    /** The same around {@code ring} (the ranks taking part, in ring order), this rank at position {@code rank}; indexed by position. */
+    private static byte[][] ringAllGather(PeerLinks links, int[] ring, int rank, byte[] mine, Deadline d, int tag) {
+        int n = ring.length;
         byte[][] out = new byte[n][];
         out[rank] = mine.clone();
         if (n == 1) {
             return out;
         }
-        int next = (rank + 1) % n;
-        int prev = (rank - 1 + n) % n;
+        int next = ring[(rank + 1) % n];
+        int prev = ring[(rank - 1 + n) % n];
         BlockingQueue<byte[]> toSend = new ArrayBlockingQueue<>(n);
         toSend.add(out[rank]);
         AtomicReference<RuntimeException> sendFailure = new AtomicReference<>();
@@ -248,7 +258,7 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
                     if (b == null) {
                         return; // the receiving side failed or timed out and reports it
                     }
-                    links.send(next, TAG_ALL_GATHER, b, d, "all-gather step " + s);
+                    links.send(next, tag, b, d, "all-gather step " + s);
                 }
             } catch (RuntimeException e) {
                 sendFailure.set(e);
@@ -258,7 +268,7 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
         });
         try {
             for (int s = 0; s < n - 1; s++) {
-                byte[] b = links.recv(prev, TAG_ALL_GATHER, d, "all-gather step " + s);
+                byte[] b = links.recv(prev, tag, d, "all-gather step " + s);
                 out[(rank - s - 1 + n) % n] = b;
                 if (s < n - 2) {
                     toSend.add(b);
@@ -416,6 +426,99 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
     }
 
     /**
+     * A bootstrap of the ranks not in {@code exclude}, renumbered in their order here, as
+     * {@code ncclCommShrink}: every remaining rank must call it with the same ranks (in any order),
+     * and the excluded ones need not be alive. The remaining ranks check that they agree and fail
+     * naming two that differ. The new bootstrap has its own listeners and a secret derived from this
+     * one.
+     */
+    public Bootstrap shrink(int[] exclude) {
+        if (exclude == null) {
+            throw JcclException.invalidArgument(rank, "excludeRanks", "is null");
+        }
+        KeepAlive beats = keepAlive;
+        if (beats != null && beats.selfLost()) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "this rank was declared lost by the others (it was stopped or"
+                    + " cut off too long); it cannot take part in their shrink: close the communicator");
+        }
+        int[] out = java.util.Arrays.stream(exclude).sorted().distinct().toArray();
+        for (int r : out) {
+            checkPeer(r, "excludeRanks");
+            if (r == rank) {
+                throw JcclException.invalidArgument(rank, "excludeRanks", "holds this rank itself; an excluded rank does not call shrink");
+            }
+        }
+        int[] ring = java.util.stream.IntStream.range(0, size()).filter(r -> java.util.Arrays.binarySearch(out, r) < 0).toArray();
+        int me = java.util.Arrays.binarySearch(ring, rank);
+        synchronized (collective) {
+            int seq = ++shrinks;
+            PeerLinks child = PeerLinks.bind(links.address().getAddress(), rank, config);
+            try {
+                Wire.Writer w = new Wire.Writer().i32(out.length);
+                for (int r : out) {
+                    w.i32(r);
+                }
+                byte[][] all = ringAllGather(links, ring, me, w.address(child.address()).toByteArray(),
+                        Deadline.after(config.bootstrapTimeout()), TAG_SHRINK);
+                List<PeerInfo> infos = new ArrayList<>();
+                for (int i = 0; i < ring.length; i++) {
+                    try {
+                        Wire.Reader rd = new Wire.Reader(all[i], "shrink entry of rank " + ring[i]);
+                        int[] theirs = new int[Math.min(rd.i32(), size())];
+                        for (int k = 0; k < theirs.length; k++) {
+                            theirs[k] = rd.i32();
+                        }
+                        if (!java.util.Arrays.equals(theirs, out)) {
+                            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "shrink: rank " + rank + " excludes ranks "
+                                    + java.util.Arrays.toString(out) + " but rank " + ring[i] + " excludes "
+                                    + java.util.Arrays.toString(theirs) + "; every remaining rank must exclude the same ranks");
+                        }
+                        infos.add(peers.get(ring[i]).renumbered(i, rd.address()));
+                        rd.end();
+                    } catch (BadFrame e) {
+                        throw new JcclException(ErrorCode.REMOTE_ERROR, rank, e.getMessage(), e);
+                    }
+                }
+                Mac m = SecureChannel.hmac(secret);
+                m.update("jccl/1 shrink".getBytes(StandardCharsets.US_ASCII));
+                Wire.Writer context = new Wire.Writer().i32(seq);
+                for (int r : out) {
+                    context.i32(r);
+                }
+                m.update(context.toByteArray());
+                byte[] childSecret = m.doFinal();
+                child.start(me, ring.length, childSecret, handshakeTimeout(config));
+                infos.forEach(p -> child.setAddress(p.rank(), p.bootstrapAddress()));
+                Log.of(config, me).info(Subsys.BOOTSTRAP, "shrink excluding " + java.util.Arrays.toString(out) + ": rank " + rank
+                        + " became rank " + me + " of " + ring.length);
+                return new Bootstrap(me, infos, child, childSecret, config);
+            } catch (RuntimeException e) {
+                child.close();
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Starts heartbeats with the ranks of other processes, one every {@code interval}
+     * ({@link KeepAlive}): {@code onLost} hears (why, rank) once for each rank found lost (stopped,
+     * unreachable, or gone without closing), and for this rank itself if the others declared it
+     * lost while it was stopped. {@link #close()} stops them and tells the peers this rank leaves.
+     */
+    public synchronized void keepAlive(Duration interval, java.util.function.ObjIntConsumer<String> onLost) {
+        if (keepAlive != null) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the keep-alive of this bootstrap runs already");
+        }
+        keepAlive = KeepAlive.start(links, TAG_KEEPALIVE, rank, peers, interval, onLost);
+    }
+
+    /** The ranks the keep-alive declared lost, ascending (none without a keep-alive). */
+    public int[] lostRanks() {
+        KeepAlive k = keepAlive;
+        return k == null ? new int[0] : k.lost();
+    }
+
+    /**
      * A key for another purpose of this communicator (the socket transport's connections), derived
      * from the secret: HMAC-SHA256(secret, "jccl/1 " + label, context). Only ranks that know the
      * secret can compute it, and it never crosses the wire.
@@ -459,6 +562,10 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
     /** Closes this rank's listener and connections; calls blocked in another thread fail at once. */
     @Override
     public void close() {
+        KeepAlive k = keepAlive;
+        if (k != null) {
+            k.stop();
+        }
         links.close();
     }
 

@@ -13,7 +13,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -32,8 +31,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * the receiver's acceptor thread after the peer {@link Handshake}; data flows one way, so closing
  * never discards a message in flight. Messages carry a tag; between two ranks, messages of one tag
  * arrive in the order they were sent, and a receiver that reads a message of another tag keeps it
- * for the call that asks for it. No thread reads ahead: receivers read in the caller's thread, one
- * at a time per peer.
+ * for the call that asks for it. Each accepted connection has a reader thread that files its
+ * frames as they come, so that a peer's heartbeats and notices ({@link #listen}) are seen whatever
+ * the callers wait for, and its end is seen at once.
  */
 final class PeerLinks implements AutoCloseable {
     /** Largest message (all-gather contribution or send/recv payload). */
@@ -58,6 +58,21 @@ final class PeerLinks implements AutoCloseable {
     private Inbound[] inbound;
     private Outbound[] outbound;
     private Thread acceptor;
+    /** Where frames of {@link #listenTag} go instead of the queues, and who hears of every frame and broken link. */
+    private volatile Listener listener;
+    private volatile int listenTag;
+
+    /** Hears from the readers: every frame (proof the peer is alive), the frames of one tag, and links that broke. */
+    interface Listener {
+        /** A frame of the listened tag from {@code peer} (called on its reader thread). */
+        void frame(int peer, byte[] payload);
+
+        /** Any frame from {@code peer} arrived. */
+        void heard(int peer);
+
+        /** The connection from {@code peer} failed or was closed by it ({@code e}: why). */
+        void broken(int peer, IOException e);
+    }
 
     private PeerLinks(ServerSocket server, Config config) {
         this.server = server;
@@ -102,6 +117,12 @@ final class PeerLinks implements AutoCloseable {
         synchronized (addresses) {
             return addresses[peer];
         }
+    }
+
+    /** From now on frames of {@code tag} go to {@code l} (on the readers' threads), which also hears of every frame and broken link. */
+    void listen(int tag, Listener l) {
+        listenTag = tag;
+        listener = l;
     }
 
     int rejectedConnections() {
@@ -196,7 +217,6 @@ final class PeerLinks implements AutoCloseable {
         private final Condition changed = lock.newCondition();
         private final Map<Integer, ArrayDeque<byte[]>> queued = new HashMap<>();
         private SecureChannel channel;
-        private boolean reading;
         private IOException failure;
 
         Inbound(int peer) {
@@ -210,6 +230,9 @@ final class PeerLinks implements AutoCloseable {
                     return false;
                 }
                 channel = ch;
+                Thread reader = new Thread(() -> readAll(ch), "jccl-bootstrap-read-" + rank + "-from-" + peer);
+                reader.setDaemon(true);
+                reader.start();
                 changed.signalAll();
                 return true;
             } finally {
@@ -245,11 +268,7 @@ final class PeerLinks implements AutoCloseable {
                         throw new JcclException(ErrorCode.TIMEOUT, rank, "waited " + d.budget() + " for rank " + peer
                                 + " during " + what + " (" + (channel == null ? "it never connected" : "no message came") + ")");
                     }
-                    if (channel != null && !reading) {
-                        readOne(channel, d);
-                    } else {
-                        changed.await(d.remainingNanos(), TimeUnit.NANOSECONDS);
-                    }
+                    changed.await(d.remainingNanos(), TimeUnit.NANOSECONDS);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -259,35 +278,42 @@ final class PeerLinks implements AutoCloseable {
             }
         }
 
-        /** Reads one frame with the lock released, then files it under its tag. Called holding the lock. */
-        private void readOne(SecureChannel ch, Deadline d) {
-            reading = true;
-            lock.unlock();
-            byte[] frame = null;
-            IOException error = null;
-            try {
-                frame = ch.receive(MAX_MESSAGE + 4, d.socketTimeoutMillis());
-            } catch (SocketTimeoutException e) {
-                // nothing yet: the caller's loop checks its deadline
-            } catch (IOException e) {
-                error = e;
-            } finally {
-                lock.lock();
-                reading = false;
-            }
-            if (frame != null && frame.length < 4) {
-                error = new BadFrame("a message of " + frame.length + " bytes, shorter than its tag");
-            }
-            if (error != null) {
-                if (failure == null) {
-                    failure = error;
+        /** Reads every frame of {@code ch} until it fails or closes, filing each under its tag. */
+        private void readAll(SecureChannel ch) {
+            while (true) {
+                byte[] frame;
+                try {
+                    frame = ch.receive(MAX_MESSAGE + 4, 0);
+                    if (frame.length < 4) {
+                        throw new BadFrame("a message of " + frame.length + " bytes, shorter than its tag");
+                    }
+                } catch (IOException e) {
+                    ch.close();
+                    lock.lock();
+                    try {
+                        failure = e;
+                        changed.signalAll();
+                    } finally {
+                        lock.unlock();
+                    }
+                    Listener l = listener;
+                    if (l != null && !closed) {
+                        l.broken(peer, e);
+                    }
+                    return;
                 }
-                ch.close();
-            } else if (frame != null) {
                 int tag = ByteBuffer.wrap(frame).getInt();
-                queued.computeIfAbsent(tag, t -> new ArrayDeque<>()).add(Arrays.copyOfRange(frame, 4, frame.length));
+                byte[] payload = Arrays.copyOfRange(frame, 4, frame.length);
+                Listener l = listener;
+                if (l != null) {
+                    l.heard(peer);
+                    if (tag == listenTag) {
+                        l.frame(peer, payload);
+                        continue;
+                    }
+                }
+                deliver(tag, payload);
             }
-            changed.signalAll();
         }
 
         void close() {

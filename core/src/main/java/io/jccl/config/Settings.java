@@ -81,6 +81,14 @@ public final class Settings {
             + "more between processes of one host are copied through the shared-memory slots instead of read once out of "
             + "the sender (cross-memory attach; docs/processes.md)");
     public static final Setting<Boolean> CHECK_CALLS = flag("JCCL_CHECK_CALLS").initial(() -> true).shared().doc("`0`: the host engine's messages do not carry the stamp of the call that sent them (collective, count, type, op, root, sequence number), which every receiver checks against its own call so that ranks making different calls fail naming both instead of returning wrong data (reliability.md)");
+    public static final Setting<Integer> KEEPALIVE_MS = new Setting<Integer>("JCCL_KEEPALIVE_MS", Integer::valueOf,
+            String::valueOf, "must be a whole number of milliseconds, 0 for none").valid(n -> n >= 0).initial(() -> 1000).shared()
+            .doc("milliseconds between the heartbeats of ranks in different processes; a rank silent for 2 of them (stopped, "
+                    + "paused, unreachable) or gone without a goodbye is declared lost and every rank fails naming it "
+                    + "(reliability.md); `0`: none");
+    public static final Setting<Boolean> COMM_BLOCKING = flag("JCCL_COMM_BLOCKING").initial(() -> true).doc("`0`: `init` "
+            + "returns at once and the communicator joins in the background, as NCCL's `blocking=0`; "
+            + "`Communicator.state()` says when it is ready or why it failed");
     public static final Setting<Integer> SOCKET_NTHREADS = atLeastOne("JCCL_SOCKET_NTHREADS")
             .doc("socket transport: proxy threads per direction per process (at most 16)");
     public static final Setting<Integer> NSOCKS_PERTHREAD = atLeastOne("JCCL_NSOCKS_PERTHREAD")
@@ -118,7 +126,7 @@ public final class Settings {
     /** Every row, in the user guide's order. */
     public static final List<Setting<?>> ALL = List.of(BUFFSIZE, LL_BUFFSIZE, LL128_BUFFSIZE, TIMEOUT, ALGO, PROTO,
             MIN_NCHANNELS, MAX_NCHANNELS, INTER_BW, INTER_LATENCY, INTRA_BW, INTRA_LATENCY, TUNING_FILE, P2P_DISABLE,
-            SHM_DISABLE, CMA_DISABLE, CHECK_CALLS, SOCKET_NTHREADS, NSOCKS_PERTHREAD, SOCKET_IFNAME, SOCKET_FAMILY, BOOTSTRAP_TIMEOUT,
+            SHM_DISABLE, CMA_DISABLE, CHECK_CALLS, KEEPALIVE_MS, COMM_BLOCKING, SOCKET_NTHREADS, NSOCKS_PERTHREAD, SOCKET_IFNAME, SOCKET_FAMILY, BOOTSTRAP_TIMEOUT,
             HOSTID, TOPO_FILE, TOPO_DUMP_FILE, DEBUG, DEBUG_SUBSYS, DEBUG_FILE);
 
     static {

@@ -44,6 +44,11 @@ public abstract class EngineRank {
         return config;
     }
 
+    /** This rank's configuration with rank 0's shared settings (what every rank must agree on) applied. */
+    public final Config shared() {
+        return planner.config();
+    }
+
     /** Which engine this rank runs on, and where (for logs): "the host engine". */
     public abstract String describe();
 
@@ -80,6 +85,19 @@ public abstract class EngineRank {
 
     /** This rank's rank of the communicator {@code child} (a split of this one) forms, on this engine and device. */
     public abstract EngineRank joinChild(Bootstrap child);
+
+    /**
+     * Fails this rank and its communicator because {@code lost} (a rank, or -1) was lost as
+     * {@code cause} says (found by the keep-alive): waiting operations end with it, later calls are
+     * refused, and the other ranks of this host are told as by an abort.
+     */
+    public abstract void fail(String cause, int lost);
+
+    /** The error this rank failed with or its communicator was aborted for, or null while it is usable (ncclCommGetAsyncError). */
+    public abstract JcclException asyncError();
+
+    /** Returns once every operation this rank issued has run (ncclCommFinalize); throws if one failed. */
+    public abstract void flush();
 
     /** Makes this rank's and every peer's pending and future operations fail. */
     public abstract void abort();

@@ -95,6 +95,11 @@ public final class Planner {
     private final ConcurrentHashMap<CallKey, Planned> plans = new ConcurrentHashMap<>();
 
     /** Plans of {@code nranks} ranks from {@code tuner} and the shared {@code config}, fitted by {@code fit}. */
+    /** The configuration plans follow: rank 0's shared settings over this rank's own. */
+    public Config config() {
+        return config;
+    }
+
     public Planner(Tuner tuner, Config config, int nranks, Fit fit, Consumer<String> info) {
         this.tuner = tuner;
         this.config = config;

@@ -15,7 +15,10 @@ import java.lang.foreign.ValueLayout;
  * forces (one line, several slots, Simple's by-reference and single-copy messages from 64 KiB),
  * out of place and in place, every result checked. Prints {@code looping} once a whole cycle
  * passed; on failure prints {@code failed: } and the exception at once (before closing, so the
- * line's time is the failure's), then closes and exits 3. A wrong element exits 4.
+ * line's time is the failure's), then closes and exits 3. A wrong element exits 4. With the
+ * argument {@code shrink} it goes on after a failure instead: {@link Communicator#shrink()} of the
+ * ranks still alive, 20 checked all-reduces on the new communicator, {@code shrunk: rank r of n},
+ * exit 0 (a shrink that fails prints {@code shrink failed: } and exits 5).
  */
 public final class ChurnRank {
     /** Elements per call: a line, a few slots, by reference (96 KiB), many slots (1 MiB). */
@@ -42,6 +45,9 @@ public final class ChurnRank {
                 } catch (RuntimeException e) {
                     System.out.println("failed: " + e);
                     System.out.flush();
+                    if (args.length > 0 && args[0].equals("shrink")) {
+                        goOn(comm, arena);
+                    }
                     comm.close();
                     System.exit(3);
                 }
@@ -52,6 +58,40 @@ public final class ChurnRank {
                 }
             }
         }
+    }
+
+    /** Shrinks to the ranks still alive and runs checked all-reduces there; exits 0, or 5 if the shrink fails. */
+    private static void goOn(Communicator comm, Arena arena) {
+        Communicator next;
+        try {
+            next = comm.shrink();
+        } catch (RuntimeException e) {
+            System.out.println("shrink failed: " + e);
+            System.out.flush();
+            comm.close();
+            System.exit(5);
+            return;
+        }
+        comm.close();
+        long count = COUNTS[2];
+        MemorySegment buf = arena.allocate(count * 4);
+        try (HostStream s = new HostStream()) {
+            for (int i = 0; i < 20; i++) {
+                fill(buf, count, next.rank());
+                next.allReduce(buf, buf, count, DataType.INT32, RedOp.SUM, s);
+                s.synchronize();
+                check(buf, count, next.size(), i);
+            }
+        } catch (RuntimeException e) {
+            System.out.println("shrink failed: after it, " + e);
+            System.out.flush();
+            next.close();
+            System.exit(5);
+        }
+        System.out.println("shrunk: rank " + next.rank() + " of " + next.size());
+        System.out.flush();
+        next.close();
+        System.exit(0);
     }
 
     private static int value(int rank, long i) {

@@ -115,6 +115,16 @@ final class RankProcesses implements AutoCloseable {
         return true;
     }
 
+    /** The first line of {@code rank} that {@code match} accepts, waiting for it at most {@code seconds}; null if none came. */
+    Line awaitLine(int rank, java.util.function.Predicate<String> match, int seconds) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        Line l;
+        while ((l = firstLine(rank, match)) == null && System.nanoTime() < until) {
+            Thread.sleep(10);
+        }
+        return l;
+    }
+
     /** The first line of {@code rank} that {@code match} accepts, or null. */
     Line firstLine(int rank, java.util.function.Predicate<String> match) {
         synchronized (lines.get(rank)) {

@@ -630,6 +630,40 @@ public final class CudaComm extends EngineRank {
         }
     }
 
+    @Override
+    public synchronized void flush() {
+        checkUsable();
+        gpu.device.makeCurrent();
+        launchesFinished(true);
+        readStatus();
+        checkUsable();
+    }
+
+    @Override
+    public void fail(String cause, int lost) {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            if (failure == null) {
+                failure = new JcclException(ErrorCode.REMOTE_ERROR, rank, cause);
+            }
+        }
+        domain.abort();
+        GpuProcessFifos remote = domain.fifos.remote();
+        if (remote != null) {
+            remote.announceAbort();
+        }
+    }
+
+    @Override
+    public JcclException asyncError() {
+        watchPeers();
+        Throwable f = failure;
+        return f == null || f instanceof JcclException ? (JcclException) f
+                : new JcclException(ErrorCode.INTERNAL_ERROR, rank, String.valueOf(f), f);
+    }
+
     /** Makes every kernel of this domain stop waiting, and every rank refuse work. */
     @Override
     public void abort() {

@@ -16,6 +16,7 @@ import io.jccl.plan.Plan;
 import io.jccl.proto.Protocol;
 import io.jccl.transport.PeerProcesses;
 import io.jccl.transport.Transport;
+import io.jccl.transport.Wait;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -236,6 +237,47 @@ public final class HostComm extends EngineRank {
     @Override
     public void abort() {
         domain.abort("rank " + rank + " called abort", rank, -1);
+    }
+
+    @Override
+    public synchronized void fail(String cause, int lost) {
+        if (!closed) {
+            domain.abort(cause, rank, lost);
+        }
+    }
+
+    /** Waits, at most JCCL_TIMEOUT, until every operation this rank issued has run. */
+    @Override
+    public void flush() {
+        checkUsable();
+        long target = issued.get();
+        Wait w = new Wait(domain, config.timeout().toNanos(), Wait.Pacing.POLL);
+        w.begin();
+        while (executor.completed() < target) {
+            if (!w.pause()) {
+                break;
+            }
+        }
+        checkUsable();
+        if (executor.completed() < target) {
+            throw new JcclException(io.jccl.ErrorCode.TIMEOUT, rank, (target - executor.completed()) + " operation(s) of this rank"
+                    + " did not run within " + config.timeout().toSeconds() + " s: is a stream's thread blocked?");
+        }
+    }
+
+    /** The first of: this rank's own failure, the communicator's abort, a process of this host that died. */
+    @Override
+    public JcclException asyncError() {
+        Throwable f = executor.failure();
+        if (f != null) {
+            return f instanceof JcclException j ? j : new JcclException(io.jccl.ErrorCode.INTERNAL_ERROR, rank, String.valueOf(f), f);
+        }
+        int dead = domain.anyDead();
+        if (dead >= 0 && !domain.aborted()) {
+            executor.failures.peerLost(dead, "the communicator", "seen between calls");
+        }
+        String cause = domain.abortCause();
+        return cause == null ? null : new JcclException(io.jccl.ErrorCode.REMOTE_ERROR, rank, cause);
     }
 
     /** Stops the lane workers and frees the FIFOs this rank receives on. Idempotent. */

@@ -62,6 +62,16 @@ final class RankExecutor {
         }
     }
 
+    /** The number of the last operation that ran (operations run in their issue order). */
+    long completed() {
+        return completed;
+    }
+
+    /** What this rank's operations failed with, or null. */
+    Throwable failure() {
+        return failure;
+    }
+
     void stopWorkers() {
         synchronized (workers) {
             for (LaneWorker w : workers) {

@@ -38,8 +38,10 @@ final class WaitFailures {
                 long word = wait.remoteAbort();
                 int by = FifoLayout.abortedBy(word);
                 int lostThere = FifoLayout.abortLost(word);
-                String msg = what + ": rank " + by + " aborted the communicator"
-                        + (lostThere >= 0 ? " after it lost " + domain.peers.describe(lostThere) : "") + " (" + where + ")";
+                String msg = what + ": rank " + by + " aborted the communicator" + (lostThere == rank
+                        ? ": this rank was declared lost by the others (it was stopped, paused or cut off for too long) and cannot"
+                                + " rejoin; close the communicator"
+                        : lostThere >= 0 ? " after it lost " + domain.peers.describe(lostThere) : "") + " (" + where + ")";
                 domain.abort(msg, rank, lostThere);
                 return new JcclException(ErrorCode.REMOTE_ERROR, rank, msg);
             }
