@@ -109,11 +109,8 @@ public final class Communicator implements AutoCloseable {
                 engine = e;
                 java.time.Duration every = e.shared().keepAlive();
                 if (b != null && b.size() > 1 && !every.isZero()) {
-                    Log warn = log;
-                    b.keepAlive(every, (why, lost) -> {
-                        warn.warn(Subsys.INIT, why);
-                        e.fail(why, lost);
-                    });
+                    PeerWatch watch = new PeerWatch(e, b, log);
+                    b.keepAlive(every, watch, watch);
                 }
                 return;
             }

@@ -287,6 +287,11 @@ public final class Config {
         return with(Settings.CHECK_CALLS, on);
     }
 
+    /** Whether the ranks check that they make the same calls ({@link #withCheckCalls}). */
+    public boolean checkCalls() {
+        return get(Settings.CHECK_CALLS);
+    }
+
     /**
      * The time between the heartbeats of ranks in different processes (JCCL_KEEPALIVE_MS, 1 s by
      * default; rank 0's value counts); {@link Duration#ZERO} for none.

@@ -91,13 +91,102 @@ class CallMismatchTest {
             // Whichever rank received first names both calls; the others fail with its error as the cause.
             String q = java.util.regex.Pattern.quote(mine);
             String t = java.util.regex.Pattern.quote(theirs);
-            String named = "rank [02] is at " + q + " but rank 1 sent a message of (" + t + "|another call)"
-                    + "|rank 1 is at " + t + " but rank [02] sent a message of (" + q + "|another call)";
+            // A message's stamp names the other call, or (a rank that waited a tenth of a second) the rank's own call.
+            String named = "rank [02] is at " + q + " but rank 1 (sent a message of|is at) (" + t + "|another call)"
+                    + "|rank 1 is at " + t + " but rank [02] (sent a message of|is at) (" + q + "|another call)";
             for (String m : messages) {
                 assertThat(m).as(both).containsPattern(named).contains("every rank must make the same collectives in the same order");
             }
         } finally {
             streams.forEach(HostStream::close);
+            for (Communicator c : comms) {
+                c.close();
+            }
+        }
+    }
+
+    /** Runs {@code call} on each of {@code n} ranks in its own thread; returns what each threw (null: it returned). */
+    private static List<Throwable> run(Communicator[] comms, java.util.function.IntFunction<java.util.function.Consumer<HostStream>> call)
+            throws Exception {
+        List<HostStream> streams = new ArrayList<>();
+        try {
+            List<CompletableFuture<Throwable>> outcomes = new ArrayList<>();
+            for (int r = 0; r < comms.length; r++) {
+                HostStream s = new HostStream();
+                streams.add(s);
+                java.util.function.Consumer<HostStream> body = call.apply(r);
+                outcomes.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        body.accept(s);
+                        s.synchronize();
+                        return null;
+                    } catch (RuntimeException e) {
+                        return e;
+                    }
+                }, Thread::startVirtualThread));
+            }
+            List<Throwable> out = new ArrayList<>();
+            for (CompletableFuture<Throwable> o : outcomes) {
+                out.add(o.get(60, TimeUnit.SECONDS));
+            }
+            return out;
+        } finally {
+            streams.forEach(HostStream::close);
+        }
+    }
+
+    /**
+     * Roots that leave every rank waiting for another (ring broadcast: rank 0 takes rank 1 for the
+     * root, the others rank 0): no message shows it, so the ranks compare their calls once a wait
+     * lasts a tenth of a second, and every rank fails within a second naming both calls.
+     */
+    @Test
+    void rootsThatLeaveEveryRankWaitingFailWithinASecondNamingBothCalls() throws Exception {
+        Communicator[] comms = Communicator.initAll(3, CONFIG.withAlgorithms("ring"));
+        try (Arena arena = Arena.ofShared()) {
+            long t0 = System.nanoTime();
+            List<Throwable> outcomes = run(comms, r -> s -> {
+                MemorySegment b = arena.allocate(COUNT * 4);
+                comms[r].broadcast(b, b, COUNT, DataType.FLOAT32, r == 0 ? 1 : 0, s);
+            });
+            Duration took = Duration.ofNanos(System.nanoTime() - t0);
+            String all = outcomes.toString();
+            assertThat(outcomes).as("no rank returns normally").allMatch(e -> e instanceof JcclException);
+            assertThat(took).as(all).isLessThan(Duration.ofSeconds(1));
+            for (Throwable e : outcomes) {
+                assertThat(e.getMessage()).as(all).containsPattern("rank 0 is at broadcast #0 \\(1024 float32, root 1\\) but rank [12] is at "
+                        + "broadcast #0 \\(1024 float32, root 0\\)|rank [12] is at broadcast #0 \\(1024 float32, root 0\\) but rank 0 is at "
+                        + "broadcast #0 \\(1024 float32, root 1\\)").contains("every rank must make the same collectives in the same order");
+            }
+        } finally {
+            for (Communicator c : comms) {
+                c.close();
+            }
+        }
+    }
+
+    /**
+     * Two ranks that both take themselves for the root only send: nothing can stop them returning,
+     * but the messages nobody took carry their stamp, so the next call fails on both naming the
+     * broadcast, never returning what the other rank's broadcast left.
+     */
+    @Test
+    void rootsThatOnlySendFailAtTheNextCallNamingTheBroadcast() throws Exception {
+        Communicator[] comms = Communicator.initAll(2, CONFIG.withAlgorithms("ring"));
+        try (Arena arena = Arena.ofShared()) {
+            List<Throwable> first = run(comms, r -> s -> {
+                MemorySegment b = arena.allocate(COUNT * 4);
+                comms[r].broadcast(b, b, COUNT, DataType.FLOAT32, r, s);
+            });
+            assertThat(first).containsOnlyNulls();
+            List<Throwable> next = run(comms, r -> s -> {
+                MemorySegment b = arena.allocate(COUNT * 4);
+                comms[r].allReduce(b, b, COUNT, DataType.FLOAT32, RedOp.SUM, s);
+            });
+            assertThat(next).as("no rank returns normally").allMatch(e -> e instanceof JcclException);
+            assertThat(next.toString()).contains("is at allreduce #1 (1024 float32, sum) but rank")
+                    .contains("every rank must make the same collectives in the same order");
+        } finally {
             for (Communicator c : comms) {
                 c.close();
             }

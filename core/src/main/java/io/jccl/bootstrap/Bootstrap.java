@@ -501,15 +501,36 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
 
     /**
      * Starts heartbeats with the ranks of other processes, one every {@code interval}
-     * ({@link KeepAlive}): {@code onLost} hears (why, rank) once for each rank found lost (stopped,
+     * ({@link KeepAlive}), each carrying what {@code probe} says of this rank's call: {@code onLost} hears (why, rank) once for each rank found lost (stopped,
      * unreachable, or gone without closing), and for this rank itself if the others declared it
-     * lost while it was stopped. {@link #close()} stops them and tells the peers this rank leaves.
+     * lost while it was stopped, and (with rank -1) what another rank told with {@link #tellPeers}.
+     * {@link #close()} stops them and tells the peers this rank leaves.
      */
-    public synchronized void keepAlive(Duration interval, java.util.function.ObjIntConsumer<String> onLost) {
+    public synchronized void keepAlive(Duration interval, java.util.function.ObjIntConsumer<String> onLost, CallProbe probe) {
         if (keepAlive != null) {
             throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the keep-alive of this bootstrap runs already");
         }
-        keepAlive = KeepAlive.start(links, TAG_KEEPALIVE, rank, peers, interval, onLost);
+        keepAlive = KeepAlive.start(links, TAG_KEEPALIVE, rank, peers, interval, onLost, probe);
+    }
+
+    /** What the heartbeats say of this rank's calls, and who hears what the peers' say. */
+    public interface CallProbe {
+        /** The call this rank started last, encoded (a few bytes), or null; every heartbeat carries it. */
+        byte[] current();
+
+        /** How long the operation under way has run, 0 between operations: a call that runs long is sent at once. */
+        long runningNanos();
+
+        /** {@code peer}'s call as its heartbeat carried it (called on a jccl thread). */
+        void heard(int peer, byte[] call);
+    }
+
+    /** Tells the other ranks (through the keep-alive, if it runs) why this rank fails the communicator. */
+    public void tellPeers(String why) {
+        KeepAlive k = keepAlive;
+        if (k != null) {
+            k.tell(why);
+        }
     }
 
     /** The ranks the keep-alive declared lost, ascending (none without a keep-alive). */

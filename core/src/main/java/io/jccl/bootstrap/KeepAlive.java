@@ -24,8 +24,13 @@ import java.util.function.ObjIntConsumer;
  * gives its peers a fresh start instead of blaming them.
  *
  * <pre>
- *   payload: kind (u8) | BEAT: interval ms (i32) | LOST: rank (i32), why (string) | BYE: nothing
+ *   payload: kind (u8) | BEAT: interval ms (i32), current call (bytes) | LOST: rank (i32), why (string) | BYE: nothing
+ *            | FAILED: why (string)
  * </pre>
+ *
+ * <p>Each beat carries the call the rank started last ({@link Bootstrap.CallProbe}); once a call
+ * has run {@link io.jccl.transport.Wait#PROBE_NANOS} a beat goes out at once, so that ranks stuck
+ * in calls that differ (roots no message shows) find it within a fraction of a second.
  */
 final class KeepAlive implements PeerLinks.Listener {
     /** Up to this many ranks every rank watches every other process's ranks. */
@@ -35,6 +40,7 @@ final class KeepAlive implements PeerLinks.Listener {
     private static final int BEAT = 0;
     private static final int LOST = 1;
     private static final int BYE = 2;
+    private static final int FAILED = 3;
     private static final int MAX_WHY = 4096;
     /** How long telling a rank of a loss (or saying goodbye) may take. */
     private static final Duration NOTICE_BUDGET = Duration.ofSeconds(2);
@@ -45,6 +51,8 @@ final class KeepAlive implements PeerLinks.Listener {
     private final List<PeerInfo> peers;
     private final long intervalNanos;
     private final ObjIntConsumer<String> onLost;
+    private final Bootstrap.CallProbe probe;
+    private static final int MAX_CALL = 256;
     /** The ranks this one beats to and watches. */
     private final int[] watched;
     private final AtomicLongArray lastHeard;
@@ -56,7 +64,9 @@ final class KeepAlive implements PeerLinks.Listener {
     /** Whether the others declared this rank lost (it was stopped, or cut off, for too long). */
     private volatile boolean selfLost;
 
-    private KeepAlive(PeerLinks links, int tag, int rank, List<PeerInfo> peers, Duration interval, ObjIntConsumer<String> onLost) {
+    private KeepAlive(PeerLinks links, int tag, int rank, List<PeerInfo> peers, Duration interval, ObjIntConsumer<String> onLost,
+                      Bootstrap.CallProbe probe) {
+        this.probe = probe;
         this.links = links;
         this.tag = tag;
         this.rank = rank;
@@ -77,8 +87,9 @@ final class KeepAlive implements PeerLinks.Listener {
     }
 
     /** Starts beating and watching; {@code onLost} hears (why, rank) once per rank lost, on a jccl thread. */
-    static KeepAlive start(PeerLinks links, int tag, int rank, List<PeerInfo> peers, Duration interval, ObjIntConsumer<String> onLost) {
-        KeepAlive k = new KeepAlive(links, tag, rank, peers, interval, onLost);
+    static KeepAlive start(PeerLinks links, int tag, int rank, List<PeerInfo> peers, Duration interval, ObjIntConsumer<String> onLost,
+                           Bootstrap.CallProbe probe) {
+        KeepAlive k = new KeepAlive(links, tag, rank, peers, interval, onLost, probe);
         links.listen(tag, k);
         k.thread.start();
         return k;
@@ -116,11 +127,11 @@ final class KeepAlive implements PeerLinks.Listener {
     }
 
     private void run() {
-        long period = Math.max(1_000_000, intervalNanos / 5);
+        long period = Math.max(1_000_000, Math.min(intervalNanos / 5, io.jccl.transport.Wait.PROBE_NANOS));
         long lastLoop = System.nanoTime();
         long lastBeat = lastLoop - intervalNanos;
-        byte[] beat = new Wire.Writer().u8(BEAT).i32((int) Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(intervalNanos)))
-                .toByteArray();
+        int intervalMillis = (int) Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(intervalNanos));
+        byte[] probed = null;
         while (!stopped) {
             LockSupport.parkNanos(period);
             long now = System.nanoTime();
@@ -131,8 +142,13 @@ final class KeepAlive implements PeerLinks.Listener {
                 }
             }
             lastLoop = now;
-            if (now - lastBeat >= intervalNanos) {
+            byte[] call = probe.current();
+            boolean stuck = call != null && probe.runningNanos() > io.jccl.transport.Wait.PROBE_NANOS
+                    && !java.util.Arrays.equals(call, probed);
+            if (now - lastBeat >= intervalNanos || stuck) {
                 lastBeat = now;
+                probed = stuck ? call : probed;
+                byte[] beat = new Wire.Writer().u8(BEAT).i32(intervalMillis).bytes(call == null ? new byte[0] : call).toByteArray();
                 for (int p : watched) {
                     if (gone.get(p) == 0 && !stopped) {
                         sendTo(p, beat, Duration.ofNanos(intervalNanos), true);
@@ -143,7 +159,7 @@ final class KeepAlive implements PeerLinks.Listener {
                 long limit = SILENT_BEATS * Math.max(intervalNanos, TimeUnit.MILLISECONDS.toNanos(peerIntervalMillis.get(p)));
                 long silent = System.nanoTime() - lastHeard.get(p);
                 if (gone.get(p) == 0 && silent > limit && !stopped) {
-                    declare(p, "sent no heartbeat for " + Deadline.seconds(Duration.ofMillis(TimeUnit.NANOSECONDS.toMillis(silent)))
+                    declare(p, "it sent no heartbeat for " + Deadline.seconds(Duration.ofMillis(TimeUnit.NANOSECONDS.toMillis(silent)))
                             + ": it is stopped (SIGSTOP, a debugger, a paused VM or a long pause) or the network to it is down");
                 }
             }
@@ -156,9 +172,14 @@ final class KeepAlive implements PeerLinks.Listener {
             links.send(p, tag, payload, Deadline.after(budget), beat ? "a heartbeat" : "a keep-alive notice");
         } catch (JcclException e) {
             if (beat && !stopped) {
-                declare(p, "cannot be reached for heartbeats: " + e.getMessage());
+                declare(p, "it cannot be reached for heartbeats: " + e.getMessage());
             }
         }
+    }
+
+    /** Tells every other rank this one fails the communicator for {@code why} (their listeners hear it with rank -1). */
+    void tell(String why) {
+        broadcast(new Wire.Writer().u8(FAILED).string(clip(why)).toByteArray());
     }
 
     /** Declares {@code p} lost (once) and tells every other rank, {@code p} included. */
@@ -166,9 +187,13 @@ final class KeepAlive implements PeerLinks.Listener {
         if (!gone.compareAndSet(p, 0, 2)) {
             return;
         }
-        String msg = describe(p) + " " + why + " (found by rank " + rank + ")";
+        String msg = "lost " + describe(p) + ": " + why + " (found by rank " + rank + ")";
         onLost.accept(msg, p);
-        byte[] notice = new Wire.Writer().u8(LOST).i32(p).string(clip(msg)).toByteArray();
+        broadcast(new Wire.Writer().u8(LOST).i32(p).string(clip(msg)).toByteArray());
+    }
+
+    /** Sends {@code notice} to every rank of another process still present, each on a thread of its own. */
+    private void broadcast(byte[] notice) {
         for (int q = 0; q < peers.size(); q++) {
             int to = q;
             if (q != rank && !peers.get(q).sameProcess(peers.get(rank)) && gone.get(q) != 1) {
@@ -204,7 +229,13 @@ final class KeepAlive implements PeerLinks.Listener {
         try {
             Wire.Reader r = new Wire.Reader(payload, "keep-alive frame of rank " + peer);
             switch (r.u8()) {
-                case BEAT -> peerIntervalMillis.set(peer, Math.max(1, r.i32()));
+                case BEAT -> {
+                    peerIntervalMillis.set(peer, Math.max(1, r.i32()));
+                    byte[] call = r.bytes(MAX_CALL);
+                    if (call.length > 0) {
+                        probe.heard(peer, call);
+                    }
+                }
                 case LOST -> {
                     int lost = r.i32();
                     String why = r.string(MAX_WHY);
@@ -217,18 +248,19 @@ final class KeepAlive implements PeerLinks.Listener {
                     }
                 }
                 case BYE -> gone.compareAndSet(peer, 0, 1);
+                case FAILED -> onLost.accept(r.string(MAX_WHY), -1);
                 default -> throw new BadFrame("unknown keep-alive kind");
             }
         } catch (BadFrame e) {
-            declare(peer, "sent a bad keep-alive frame: " + e.getMessage());
+            declare(peer, "it sent a bad keep-alive frame: " + e.getMessage());
         }
     }
 
     @Override
     public void broken(int peer, IOException e) {
         if (!stopped && gone.get(peer) == 0 && contains(watched, peer)) {
-            declare(peer, e instanceof EOFException ? "closed its connections without a goodbye: its process died"
-                    : "lost its connection: " + e.getMessage());
+            declare(peer, e instanceof EOFException ? "its process died (it closed its connections without a goodbye)"
+                    : "its connection broke: " + e.getMessage());
         }
     }
 

@@ -37,10 +37,19 @@ public final class CallStamp {
 
     /** A call as errors name it: {@code allreduce #7 (1024 float32, sum)}. */
     public static String describe(long seq, Collective c, long count, DataType type, RedOp op, int root) {
+        return describe(seq, c, count, type, op == null ? null : op.kind(), root);
+    }
+
+    /** The same with the operation's kind (null for none). */
+    public static String describe(long seq, Collective c, long count, DataType type, RedOp.Kind op, int root) {
         return c.cliName() + " #" + seq + " (" + count + " " + type.name().toLowerCase(java.util.Locale.ROOT)
-                + (c.reduces() && op != null ? ", " + op.kind().name().toLowerCase(java.util.Locale.ROOT) : "")
+                + (c.reduces() && op != null ? ", " + op.name().toLowerCase(java.util.Locale.ROOT) : "")
                 + (c.rooted() ? ", root " + root : "") + ")";
     }
+
+    /** Why ranks making different calls fail, after the sentence that names the calls. */
+    public static final String SAME_CALLS = "every rank must make the same collectives in the same order, with the same count,"
+            + " type, operation and root (JCCL_CHECK_CALLS)";
 
     /**
      * The call that stamped {@code stamp}, guessed among those one step from {@code mine} (call

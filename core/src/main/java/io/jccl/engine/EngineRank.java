@@ -96,6 +96,16 @@ public abstract class EngineRank {
     /** The error this rank failed with or its communicator was aborted for, or null while it is usable (ncclCommGetAsyncError). */
     public abstract JcclException asyncError();
 
+    /** The collective this rank started last, for the keep-alive to compare with its peers'; null where the engine does not say. */
+    public CurrentCall currentCall() {
+        return null;
+    }
+
+    /** Nanoseconds the operation under way has run, 0 between operations (or where the engine does not say). */
+    public long callRunningNanos() {
+        return 0;
+    }
+
     /** Returns once every operation this rank issued has run (ncclCommFinalize); throws if one failed. */
     public abstract void flush();
 

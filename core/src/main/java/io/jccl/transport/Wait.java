@@ -20,7 +20,7 @@ import java.util.function.BooleanSupplier;
  * <p>Every pause past the first few spins checks, whatever the caller saw since the last one: this
  * process's abort, the abort word another process left in the shared FIFO waited on (or for the
  * communicator), the deadline, and (at most every millisecond) the death of the process the wait
- * depends on. A pause never
+ * depends on and, past {@link #PROBE_NANOS}, whether that peer makes another call. A pause never
  * answers "go on" without advancing and checking, so no path (not even one on which the caller
  * sees some progress but not its condition) can spin past a dead peer or the deadline. A dead
  * peer gets one last look: the pause after the one that saw it dead answers false, so the caller
@@ -43,7 +43,9 @@ public final class Wait {
         /** Another process aborted it: {@link #remoteAbort()} says who and why. */
         REMOTE_ABORT,
         /** The process of {@link #lostPeer()} died. */
-        LOST_PEER
+        LOST_PEER,
+        /** The rank waited for makes another call: {@link #mismatch()} names both. */
+        MISMATCH
     }
 
     /** Which side of a FIFO a wait is on, for the wake-up it registers for. */
@@ -72,7 +74,18 @@ public final class Wait {
         default long abortWord() {
             return 0;
         }
+
+        /**
+         * Asked of a wait on {@code rank} that lasted {@link #PROBE_NANOS}: why the waiter and that
+         * rank cannot meet (they make different calls), or null.
+         */
+        default String mismatch(int rank) {
+            return null;
+        }
     }
+
+    /** How long a wait on one peer lasts before it asks whether that peer makes another call. */
+    public static final long PROBE_NANOS = 100_000_000L;
 
     /** A watch of nothing: waits between threads of one process whose communicator has no abort of its own. */
     public static final Watch NOTHING = abortOnly(() -> false);
@@ -172,6 +185,7 @@ public final class Wait {
     private End end = End.NONE;
     private int lostPeer = -1;
     private long remoteAbort;
+    private String mismatch;
 
     /** A wait with a fixed pacing ({@code timeoutNanos}: {@link #NO_DEADLINE} for none). */
     public Wait(Watch watch, long timeoutNanos, Pacing pacing) {
@@ -245,6 +259,7 @@ public final class Wait {
         end = End.NONE;
         lostPeer = -1;
         remoteAbort = 0;
+        mismatch = null;
         pacing = fixed;
     }
 
@@ -266,6 +281,11 @@ public final class Wait {
     /** The rank whose process died, when that ended the last wait; -1 otherwise. */
     public int lostPeer() {
         return lostPeer;
+    }
+
+    /** Why the waiter and its peer make different calls, when that ended the last wait; null otherwise. */
+    public String mismatch() {
+        return mismatch;
     }
 
     /** The abort word of another process that ended the last wait; 0 otherwise. */
@@ -346,6 +366,14 @@ public final class Wait {
             lostPeer = dead;
             end = End.LOST_PEER;
             return false;
+        }
+        if (peer >= 0 && now - startNanos > PROBE_NANOS) {
+            String m = watch.mismatch(peer);
+            if (m != null) {
+                mismatch = m;
+                end = End.MISMATCH;
+                return false;
+            }
         }
         return true;
     }

@@ -9,8 +9,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * A rank of a job whose rank 1 all-reduces int32 where the others all-reduce float32 (the same
- * bytes): prints {@code failed: } and its error and exits 3, or {@code returned} and exits 0.
+ * A rank of a job whose ranks make different calls: with no argument, rank 1 all-reduces int32
+ * where the others all-reduce float32 (the same bytes); with {@code root}, a broadcast for which
+ * rank 0 takes rank 1 for the root and the others rank 0. Prints {@code failed after N ms: } and
+ * its error and exits 3, or {@code returned} and exits 0.
  */
 public final class MismatchRank {
     private MismatchRank() {
@@ -22,7 +24,11 @@ public final class MismatchRank {
             MemorySegment buf = arena.allocate(4096);
             long t0 = System.nanoTime();
             try {
-                comm.allReduce(buf, buf, 1024, comm.rank() == 1 ? DataType.INT32 : DataType.FLOAT32, RedOp.SUM, s);
+                if (args.length > 0 && args[0].equals("root")) {
+                    comm.broadcast(buf, buf, 1024, DataType.FLOAT32, comm.rank() == 0 ? 1 : 0, s);
+                } else {
+                    comm.allReduce(buf, buf, 1024, comm.rank() == 1 ? DataType.INT32 : DataType.FLOAT32, RedOp.SUM, s);
+                }
                 s.synchronize();
                 System.out.println("returned");
             } catch (RuntimeException e) {

@@ -44,7 +44,7 @@ public final class HostComm extends EngineRank {
         super(rank, config, domain.planner);
         this.domain = domain;
         this.executor = new RankExecutor(domain, rank, config);
-        this.stamped = io.jccl.config.Values.of(domain.config).get(io.jccl.config.Settings.CHECK_CALLS);
+        this.stamped = domain.config.checkCalls();
     }
 
     /**
@@ -137,6 +137,21 @@ public final class HostComm extends EngineRank {
     @Override
     public String describe() {
         return "the host engine";
+    }
+
+    RankExecutor executor() {
+        return executor;
+    }
+
+    @Override
+    public io.jccl.engine.CurrentCall currentCall() {
+        Work w = executor.current();
+        return w == null ? null : io.jccl.engine.CurrentCall.of(w.seq(), w.call());
+    }
+
+    @Override
+    public long callRunningNanos() {
+        return executor.runningNanos();
     }
 
     /** The memory of the FIFOs this rank receives on. */

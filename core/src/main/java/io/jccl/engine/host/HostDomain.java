@@ -102,6 +102,18 @@ final class HostDomain implements NetOwner, Wait.Watch {
     }
 
     /**
+     * The abort's cause, waiting at most {@code nanos} for one: another process's abort reaches the
+     * shared FIFOs at once, its reason a moment later over the keep-alive. Null if none came.
+     */
+    String awaitCause(long nanos) {
+        long until = System.nanoTime() + nanos;
+        while (abortCause == null && System.nanoTime() < until) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+        return abortCause;
+    }
+
+    /**
      * Makes every wait of every local rank give up (the first cause is kept), and those of the
      * other processes through the shared FIFOs ({@code by}: the rank that failed or aborted,
      * {@code lost}: the rank whose death caused it, or -1).

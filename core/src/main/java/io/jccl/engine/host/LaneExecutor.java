@@ -47,7 +47,7 @@ final class LaneExecutor {
     LaneExecutor(RankExecutor rank, int lane) {
         this.rank = rank;
         this.lane = lane;
-        this.wait = Wait.forLane(rank.domain, rank.domain.otherProcessRanks, rank.config.timeout().toNanos());
+        this.wait = Wait.forLane(rank, rank.domain.otherProcessRanks, rank.config.timeout().toNanos());
     }
 
     /** Runs this lane of {@code w}; {@code scratch} is the rank's, grown for it. */
@@ -280,8 +280,7 @@ final class LaneExecutor {
         return new JcclException(ErrorCode.INVALID_USAGE, rank.rank, "rank " + rank.rank + " is at " + mine + " but rank " + f.from()
                 + " sent a message of " + (theirs != null ? theirs : "another call (its stamp " + Integer.toHexString(stamp)
                 + " is none of the calls one step from this one: another count, or calls further apart)") + " on channel "
-                + f.channel() + ": every rank must make the same collectives in the same order, with the same count, type,"
-                + " operation and root (JCCL_CHECK_CALLS)");
+                + f.channel() + ": " + CallStamp.SAME_CALLS);
     }
 
     /** Waits until {@code f} has a message ({@code data}) or room for one; a wait that ends says what it waited for. */

@@ -15,9 +15,11 @@ import java.util.List;
  * whatever stream carries them (every rank issues the same operations in the same order, so the
  * FIFOs they share stay in step): lane 0 of an operation on the thread running the stream, the
  * other lanes on the rank's lane workers ({@link LaneWorker}), each lane a {@link LaneExecutor}.
- * A failure fails the rank and aborts its communicator, naming what each wait saw.
+ * A failure fails the rank and aborts its communicator, naming what each wait saw. Its lanes wait
+ * through it ({@link Wait.Watch}): the domain's watch, and a rank of this process that a wait lasts
+ * for compared with this one's current call.
  */
-final class RankExecutor {
+final class RankExecutor implements Wait.Watch {
     final HostDomain domain;
     final int rank;
     /** This rank's own settings: its timeout (plans follow the domain's shared config). */
@@ -27,6 +29,9 @@ final class RankExecutor {
     private final List<LaneWorker> workers = new ArrayList<>();
     private volatile long completed;
     private volatile Throwable failure;
+    /** The collective started last ({@link #current()}) and when the operation under way started (0: none). */
+    private volatile Work current;
+    private volatile long startedNanos;
     /** This rank's scratch memory for plans that keep partial results ({@code Buf.SCRATCH}); grown as needed. */
     private MemorySegment scratch = MemorySegment.NULL;
     /** What a wait of this rank that gave up means. */
@@ -81,7 +86,7 @@ final class RankExecutor {
     }
 
     private void execute(long seq, List<Work> works) {
-        Wait order = Wait.forLane(domain, domain.otherProcessRanks, config.timeout().toNanos());
+        Wait order = Wait.forLane(this, domain.otherProcessRanks, config.timeout().toNanos());
         order.begin();
         while (completed != seq - 1 && failure == null) {
             if (!order.pause()) {
@@ -96,6 +101,7 @@ final class RankExecutor {
                 break;
             }
         }
+        startedNanos = System.nanoTime();
         try {
             checkUsable();
             for (Work w : works) {
@@ -105,6 +111,7 @@ final class RankExecutor {
             fail(e);
             throw e;
         } finally {
+            startedNanos = 0;
             completed = seq;
         }
     }
@@ -116,7 +123,58 @@ final class RankExecutor {
         domain.abort("rank " + rank + " failed: " + e.getMessage(), rank, -1);
     }
 
+    /** The collective this rank started last, or null (published for the ranks that wait on it). */
+    Work current() {
+        return current;
+    }
+
+    /** Nanoseconds the operation under way has run, or 0 between operations. */
+    long runningNanos() {
+        long t = startedNanos;
+        return t == 0 ? 0 : System.nanoTime() - t;
+    }
+
+    @Override
+    public boolean aborted() {
+        return domain.aborted();
+    }
+
+    @Override
+    public boolean dead(int r) {
+        return domain.dead(r);
+    }
+
+    @Override
+    public int anyDead() {
+        return domain.anyDead();
+    }
+
+    @Override
+    public long abortWord() {
+        return domain.abortWord();
+    }
+
+    /** A rank of this process that makes another call than this one's; other processes are the keep-alive's to compare. */
+    @Override
+    public String mismatch(int peer) {
+        if (!domain.config.checkCalls() || domain.peers != null && !domain.peers.inProcess(peer)) {
+            return null;
+        }
+        HostComm other = domain.comms[peer];
+        Work mine = current;
+        Work theirs = other == null ? null : other.executor().current();
+        if (mine == null || theirs == null || mine.call() == null || theirs.call() == null) {
+            return null;
+        }
+        io.jccl.engine.CurrentCall a = io.jccl.engine.CurrentCall.of(mine.seq(), mine.call());
+        io.jccl.engine.CurrentCall b = io.jccl.engine.CurrentCall.of(theirs.seq(), theirs.call());
+        return a.differsAt(b) ? a.against(rank, peer, b) : null;
+    }
+
     private void run(Work w) {
+        if (w.call() != null) {
+            current = w;
+        }
         // Operations of a rank run one at a time, so its scratch is grown here, before any lane reads it.
         long need = w.plan().scratch() * w.elementSize();
         if (need > scratch.byteSize()) {

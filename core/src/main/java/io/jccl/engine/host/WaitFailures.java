@@ -15,6 +15,8 @@ import java.time.Duration;
  * process's ranks too, so that every rank fails naming the same cause.
  */
 final class WaitFailures {
+    /** How long a wait ended by another process's abort waits for that process's reason (told over the keep-alive). */
+    private static final long CAUSE_GRACE_NANOS = 50_000_000;
     private final HostDomain domain;
     private final int rank;
     private final Duration timeout;
@@ -35,6 +37,10 @@ final class WaitFailures {
                 return peerLost(wait.lostPeer(), what, where);
             }
             case REMOTE_ABORT -> {
+                String told = domain.awaitCause(CAUSE_GRACE_NANOS);
+                if (told != null) {
+                    return new JcclException(ErrorCode.REMOTE_ERROR, rank, what + " aborted (" + where + "): " + told);
+                }
                 long word = wait.remoteAbort();
                 int by = FifoLayout.abortedBy(word);
                 int lostThere = FifoLayout.abortLost(word);
@@ -44,6 +50,9 @@ final class WaitFailures {
                         : lostThere >= 0 ? " after it lost " + domain.peers.describe(lostThere) : "") + " (" + where + ")";
                 domain.abort(msg, rank, lostThere);
                 return new JcclException(ErrorCode.REMOTE_ERROR, rank, msg);
+            }
+            case MISMATCH -> {
+                return new JcclException(ErrorCode.INVALID_USAGE, rank, what + ": " + wait.mismatch() + " (" + where + ")");
             }
             case ABORTED -> {
                 return new JcclException(ErrorCode.REMOTE_ERROR, rank, what + " aborted (" + where + "): " + domain.abortCause());
