@@ -166,12 +166,16 @@ final class KeepAlive implements PeerLinks.Listener {
         }
     }
 
-    /** Sends {@code payload}; a rank a beat cannot reach is declared lost. */
+    /**
+     * Sends {@code payload}; a rank a beat cannot reach (refused, connection lost) is declared lost.
+     * A beat that times out (a slow handshake, a peer that does not read) is left to the silence
+     * check, which gives the peer its whole allowance.
+     */
     private void sendTo(int p, byte[] payload, Duration budget, boolean beat) {
         try {
             links.send(p, tag, payload, Deadline.after(budget), beat ? "a heartbeat" : "a keep-alive notice");
         } catch (JcclException e) {
-            if (beat && !stopped) {
+            if (beat && !stopped && e.code() != io.jccl.ErrorCode.TIMEOUT) {
                 declare(p, "it cannot be reached for heartbeats: " + e.getMessage());
             }
         }

@@ -321,6 +321,62 @@ class CudaMultiGpuTest {
         }
     }
 
+    /** Ranks on GPUs 0, 1, 0, 1 drop rank 2: the others keep their GPUs, renumbered 0, 1, 2, and finish() flushes their work. */
+    @Test
+    void shrinkKeepsEachRanksGpuAndFinishFlushes() {
+        List<CudaDevice> devices = on(0, 1, 0, 1);
+        Communicator[] comms = Communicator.initAllCuda(devices, Config.defaults());
+        int[] keep = {0, 1, 3};
+        Communicator[] child = new Communicator[3];
+        CudaStream[] s = new CudaStream[4];
+        try (Arena arena = Arena.ofShared()) {
+            Thread[] threads = new Thread[3];
+            RuntimeException[] failed = new RuntimeException[3];
+            for (int i = 0; i < 3; i++) {
+                int at = i;
+                threads[i] = Thread.ofPlatform().start(() -> {
+                    try {
+                        child[at] = comms[keep[at]].shrink(new int[] {2});
+                    } catch (RuntimeException e) {
+                        failed[at] = e;
+                    }
+                });
+            }
+            for (Thread t : threads) {
+                t.join(Duration.ofSeconds(60));
+            }
+            MemorySegment[] buf = new MemorySegment[3];
+            for (int i = 0; i < 3; i++) {
+                assertThat(failed[i]).as("rank " + keep[i]).isNull();
+                assertThat(child[i].rank()).isEqualTo(i);
+                assertThat(child[i].size()).isEqualTo(3);
+                assertThat(comms[keep[i]].state()).isEqualTo(Communicator.State.FAILED);
+            }
+            Group.start();
+            for (int i = 0; i < 3; i++) {
+                CudaDevice d = devices.get(keep[i]);
+                s[i] = new CudaStream(d);
+                buf[i] = CudaCollectivesTest.buffer(d, arena, bytes(new int[] {i + 1, 10 * (i + 1)}));
+                child[i].allReduce(buf[i], buf[i], 2, DataType.INT32, RedOp.SUM, s[i]);
+            }
+            Group.end();
+            for (int i = 0; i < 3; i++) {
+                child[i].finish();
+                assertThat(child[i].asyncError()).isNull();
+                assertThat(CudaCollectivesTest.read(devices.get(keep[i]), buf[i], 8)).as("rank " + i).isEqualTo(bytes(new int[] {6, 60}));
+            }
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        } finally {
+            for (Communicator c : child) {
+                if (c != null) {
+                    c.close();
+                }
+            }
+            close(comms, s);
+        }
+    }
+
     private static byte[] bytes(int[] values) {
         return MemorySegment.ofArray(values).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
     }
