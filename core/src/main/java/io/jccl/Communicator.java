@@ -111,6 +111,7 @@ public final class Communicator implements AutoCloseable {
                 if (b != null && b.size() > 1 && !every.isZero()) {
                     PeerWatch watch = new PeerWatch(e, b, log);
                     b.keepAlive(every, watch, watch);
+                    e.tellFailuresTo(b::tellPeers);
                 }
                 return;
             }

@@ -36,12 +36,23 @@ class NamespaceMismatchTest {
                         env.putAll(Map.of("JCCL_TIMEOUT", "30", "JCCL_BOOTSTRAP_TIMEOUT", "60", "JCCL_ALGO", "ring"));
                         procs.add(f.start(g, Namespaces.java(FabricMismatchRank.class, kind), env, true));
                     }
+                    List<String> outs = new ArrayList<>();
                     for (int g = 0; g < procs.size(); g++) {
                         Process p = procs.get(g);
-                        assertThat(p.waitFor(90, TimeUnit.SECONDS)).as(kind + ": rank " + g + " ended").isTrue();
-                        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                        report.add(kind + ", rank " + g + ": " + out.lines().filter(l -> l.startsWith("failed")).findFirst().orElse(out));
-                        assertThat(p.exitValue()).as(kind + ", rank " + g + ":\n" + out).isEqualTo(3);
+                        boolean ended = p.waitFor(90, TimeUnit.SECONDS);
+                        java.io.InputStream in = p.getInputStream();
+                        String out = new String(ended ? in.readAllBytes() : in.readNBytes(in.available()), StandardCharsets.UTF_8);
+                        if (!ended) {
+                            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                        }
+                        outs.add(out);
+                        report.add(kind + ", rank " + g + (ended ? "" : " (did not end)") + ": "
+                                + out.lines().filter(l -> l.startsWith("failed")).findFirst().orElse(out));
+                    }
+                    for (int g = 0; g < procs.size(); g++) {
+                        String out = outs.get(g);
+                        assertThat(procs.get(g).waitFor(10, TimeUnit.SECONDS)).isTrue();
+                        assertThat(procs.get(g).exitValue()).as(kind + ", rank " + g + ":\n" + out).isEqualTo(3);
                         Matcher m = Pattern.compile("failed after (\\d+) ms: ").matcher(out);
                         assertThat(m.find()).as(out).isTrue();
                         assertThat(Long.parseLong(m.group(1))).as(kind + ", rank " + g + ":\n" + out).isLessThan(1000);

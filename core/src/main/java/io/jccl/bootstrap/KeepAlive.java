@@ -61,6 +61,8 @@ final class KeepAlive implements PeerLinks.Listener {
     private final AtomicIntegerArray gone;
     private final Thread thread;
     private volatile boolean stopped;
+    /** The threads sending notices, which {@link #stop} lets finish before the links close. */
+    private final java.util.Queue<Thread> notices = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** Whether the others declared this rank lost (it was stopped, or cut off, for too long). */
     private volatile boolean selfLost;
 
@@ -201,7 +203,7 @@ final class KeepAlive implements PeerLinks.Listener {
         for (int q = 0; q < peers.size(); q++) {
             int to = q;
             if (q != rank && !peers.get(q).sameProcess(peers.get(rank)) && gone.get(q) != 1) {
-                Thread.ofVirtual().name("jccl-keepalive-notice").start(() -> sendTo(to, notice, NOTICE_BUDGET, false));
+                notices.add(Thread.ofVirtual().name("jccl-keepalive-notice").start(() -> sendTo(to, notice, NOTICE_BUDGET, false)));
             }
         }
     }
@@ -288,6 +290,15 @@ final class KeepAlive implements PeerLinks.Listener {
             thread.join(intervalNanos / 1_000_000 + 1_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        long until = System.nanoTime() + NOTICE_BUDGET.toNanos();
+        for (Thread t; (t = notices.poll()) != null; ) {
+            try {
+                t.join(Duration.ofNanos(Math.max(1, until - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
         }
         byte[] bye = new Wire.Writer().u8(BYE).toByteArray();
         for (int p : watched) {

@@ -25,6 +25,9 @@ public abstract class EngineRank {
     /** Set once by {@link #close}; calls after it are refused. */
     protected volatile boolean closed;
 
+    /** Where a failure that starts at this rank is told to the other ranks (the keep-alive's), or nowhere. */
+    private volatile java.util.function.Consumer<String> peers = why -> { };
+
     protected EngineRank(int rank, Config config, Planner planner) {
         this.rank = rank;
         this.config = config;
@@ -47,6 +50,16 @@ public abstract class EngineRank {
     /** This rank's configuration with rank 0's shared settings (what every rank must agree on) applied. */
     public final Config shared() {
         return planner.config();
+    }
+
+    /** From now on, failures that start at this rank (and its abort) are told to the others through {@code tell}. */
+    public final void tellFailuresTo(java.util.function.Consumer<String> tell) {
+        peers = tell;
+    }
+
+    /** Tells the other ranks why this one fails the communicator (so that ranks no shared memory reaches stop too). */
+    public final void tellPeers(String why) {
+        peers.accept(why);
     }
 
     /** Which engine this rank runs on, and where (for logs): "the host engine". */

@@ -251,7 +251,11 @@ public final class HostComm extends EngineRank {
 
     @Override
     public void abort() {
+        boolean first = !domain.aborted();
         domain.abort("rank " + rank + " called abort", rank, -1);
+        if (first) {
+            tellPeers("rank " + rank + " called abort");
+        }
     }
 
     @Override

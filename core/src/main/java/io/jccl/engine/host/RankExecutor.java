@@ -120,7 +120,13 @@ final class RankExecutor implements Wait.Watch {
         if (failure == null) {
             failure = e;
         }
-        domain.abort("rank " + rank + " failed: " + e.getMessage(), rank, -1);
+        // A failure that started here (not another rank's abort reaching this one) is told to the peers.
+        boolean first = !domain.aborted();
+        String cause = "rank " + rank + " failed: " + e.getMessage();
+        domain.abort(cause, rank, -1);
+        if (first) {
+            domain.comms[rank].tellPeers(cause);
+        }
     }
 
     /** The collective this rank started last, or null (published for the ranks that wait on it). */
