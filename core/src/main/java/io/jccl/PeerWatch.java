@@ -13,19 +13,7 @@ import java.util.function.ObjIntConsumer;
  * logged), and the heartbeats carry this rank's current call out and bring the peers' in, so that
  * ranks making different calls fail naming both (unless JCCL_CHECK_CALLS=0).
  */
-final class PeerWatch implements Bootstrap.CallProbe, ObjIntConsumer<String> {
-    private final EngineRank engine;
-    private final Bootstrap bootstrap;
-    private final Log log;
-    private final boolean checkCalls;
-
-    PeerWatch(EngineRank engine, Bootstrap bootstrap, Log log) {
-        this.engine = engine;
-        this.bootstrap = bootstrap;
-        this.log = log;
-        this.checkCalls = engine.shared().checkCalls();
-    }
-
+record PeerWatch(EngineRank engine, Bootstrap bootstrap, Log log) implements Bootstrap.CallProbe, ObjIntConsumer<String> {
     /** A rank was lost ({@code why} names it), or (lost -1) another rank failed the communicator for {@code why}. */
     @Override
     public void accept(String why, int lost) {
@@ -35,7 +23,7 @@ final class PeerWatch implements Bootstrap.CallProbe, ObjIntConsumer<String> {
 
     @Override
     public byte[] current() {
-        CurrentCall c = checkCalls ? engine.currentCall() : null;
+        CurrentCall c = engine.shared().checkCalls() ? engine.currentCall() : null;
         return c == null ? null : c.encode();
     }
 
@@ -46,7 +34,7 @@ final class PeerWatch implements Bootstrap.CallProbe, ObjIntConsumer<String> {
 
     @Override
     public void heard(int peer, byte[] call) {
-        CurrentCall mine = checkCalls ? engine.currentCall() : null;
+        CurrentCall mine = engine.shared().checkCalls() ? engine.currentCall() : null;
         CurrentCall theirs = CurrentCall.decode(call);
         if (mine != null && mine.differsAt(theirs)) {
             String why = mine.against(engine.rank(), peer, theirs);

@@ -29,9 +29,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * address; then it closes. It runs in a daemon thread of the process that started it: in
  * {@link CommId#create()} (as NCCL's {@code ncclGetUniqueId}), or in a launcher's rank 0 for an id
  * that names a fixed address ({@link #listen}). It serves one rendezvous and never outlives it:
- * after success, after a failure it reported to the ranks, or once its timeout passes
- * ({@code JCCL_BOOTSTRAP_TIMEOUT}, counted from its start until the first rank joins and from then
- * until the last).
+ * after success it stops; after a failure it reported to the ranks (a timeout among them:
+ * {@code JCCL_BOOTSTRAP_TIMEOUT}, counted from its start until the first rank joins and from then
+ * until the last) it goes on answering ranks that come late with that failure, for as long again
+ * (at most a minute) or until closed, so that none of them waits out its own timeout.
  *
  * <p>A connection that does not know the secret, speaks something else, or sends an oversized or
  * malformed frame is dropped and logged ({@link #rejectedConnections()}); the rendezvous goes on.
@@ -70,6 +71,9 @@ public final class BootstrapRoot implements AutoCloseable {
     private volatile boolean finished;
     private String outcome = "running";
     private byte[] failure;
+    /** Until when a failed root still answers late ranks with its failure. */
+    private long lingerUntil;
+    private static final long LINGER_NANOS = 60_000_000_000L;
 
     /** A rank that joined: its channel, its listener, and its process (pid and host) for errors. */
     private record Member(SecureChannel channel, InetSocketAddress listen, long pid, String host) {
@@ -138,13 +142,18 @@ public final class BootstrapRoot implements AutoCloseable {
                 long remaining;
                 synchronized (lock) {
                     if (finished) {
-                        break;
-                    }
-                    long from = nranks < 0 ? startNanos : firstJoinNanos;
-                    remaining = from + timeoutNanos - System.nanoTime();
-                    if (remaining <= 0) {
-                        timeOut();
-                        break;
+                        // After a failure the root lingers, answering ranks that come late with it.
+                        remaining = lingerUntil - System.nanoTime();
+                        if (failure == null || remaining <= 0) {
+                            break;
+                        }
+                    } else {
+                        long from = nranks < 0 ? startNanos : firstJoinNanos;
+                        remaining = from + timeoutNanos - System.nanoTime();
+                        if (remaining <= 0) {
+                            timeOut();
+                            continue;
+                        }
                     }
                 }
                 Socket s;
@@ -278,8 +287,18 @@ public final class BootstrapRoot implements AutoCloseable {
         }
     }
 
-    /** Tells every joined rank (and {@code extra}) why the rendezvous failed, and stops. Holding the lock. */
+    /**
+     * Tells every joined rank (and {@code extra}) why the rendezvous failed, and stops the
+     * rendezvous; the listener lingers a while to tell ranks that come late. Holding the lock.
+     */
     private void fail(ErrorCode code, String message, SecureChannel extra) {
+        if (finished) {
+            if (extra != null) {
+                send(extra, failure != null ? failure : RootProtocol.error(code, message));
+                extra.close();
+            }
+            return;
+        }
         log.warn(Subsys.BOOTSTRAP, "bootstrap root " + id + ": " + message);
         byte[] err = RootProtocol.error(code, message);
         failure = err;
@@ -292,7 +311,10 @@ public final class BootstrapRoot implements AutoCloseable {
             send(c, err);
             c.close();
         }
-        finish(message);
+        finished = true;
+        outcome = message;
+        lingerUntil = System.nanoTime() + Math.min(timeoutNanos, LINGER_NANOS);
+        done.countDown();
     }
 
     private void timeOut() {

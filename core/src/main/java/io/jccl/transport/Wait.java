@@ -76,10 +76,10 @@ public final class Wait {
         }
 
         /**
-         * Asked of a wait on {@code rank} that lasted {@link #PROBE_NANOS}: why the waiter and that
-         * rank cannot meet (they make different calls), or null.
+         * Asked of a wait of rank {@code waiter} on {@code rank} that lasted {@link #PROBE_NANOS}:
+         * why the two cannot meet (they make different calls), or null.
          */
-        default String mismatch(int rank) {
+        default String mismatch(int waiter, int rank) {
             return null;
         }
     }
@@ -186,26 +186,29 @@ public final class Wait {
     private int lostPeer = -1;
     private long remoteAbort;
     private String mismatch;
+    /** The rank that waits, for {@link Watch#mismatch}; -1 for waits of no rank (proxies, helpers). */
+    private final int self;
 
     /** A wait with a fixed pacing ({@code timeoutNanos}: {@link #NO_DEADLINE} for none). */
     public Wait(Watch watch, long timeoutNanos, Pacing pacing) {
-        this(watch, timeoutNanos, pacing, 0);
+        this(watch, timeoutNanos, pacing, 0, -1);
     }
 
-    private Wait(Watch watch, long timeoutNanos, Pacing pacing, int otherProcessRanks) {
+    private Wait(Watch watch, long timeoutNanos, Pacing pacing, int otherProcessRanks, int self) {
         this.watch = watch;
+        this.self = self;
         this.timeoutNanos = timeoutNanos;
         this.fixed = pacing;
         this.otherProcessRanks = otherProcessRanks;
     }
 
     /**
-     * A lane's wait: {@link Pacing#DEDICATED} when the threads running lanes here, and the
+     * A lane's wait of rank {@code self}: {@link Pacing#DEDICATED} when the threads running lanes here, and the
      * {@code otherProcessRanks} ranks of this host in other processes, fit the cores, else
      * {@link Pacing#OVERSUBSCRIBED}.
      */
-    public static Wait forLane(Watch watch, int otherProcessRanks, long timeoutNanos) {
-        return new Wait(watch, timeoutNanos, null, otherProcessRanks);
+    public static Wait forLane(Watch watch, int self, int otherProcessRanks, long timeoutNanos) {
+        return new Wait(watch, timeoutNanos, null, otherProcessRanks, self);
     }
 
     /** Counts the calling thread as running a lane until {@link #stopRunning()}. */
@@ -367,8 +370,8 @@ public final class Wait {
             end = End.LOST_PEER;
             return false;
         }
-        if (peer >= 0 && now - startNanos > PROBE_NANOS) {
-            String m = watch.mismatch(peer);
+        if (peer >= 0 && self >= 0 && now - startNanos > PROBE_NANOS) {
+            String m = watch.mismatch(self, peer);
             if (m != null) {
                 mismatch = m;
                 end = End.MISMATCH;

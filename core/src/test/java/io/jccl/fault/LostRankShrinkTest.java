@@ -2,8 +2,9 @@ package io.jccl.fault;
 
 import io.jccl.Config;
 import io.jccl.bootstrap.BootstrapRoot;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.time.Duration;
 import java.util.Map;
@@ -17,14 +18,20 @@ import static org.assertj.core.api.Assertions.fail;
  * with the default keep-alive (a heartbeat a second): every survivor fails naming it and its pid
  * (within 3 s of the stop, 2 s of the kill), shrinks to the ranks still alive and runs checked
  * all-reduces there ({@link ChurnRank} {@code shrink}). A stopped rank that resumes fails saying it
- * was declared lost.
+ * was declared lost. One run of each in the default suite, 10 with {@code -Pfull}.
  */
 class LostRankShrinkTest {
     private static final int N = 4;
+    private static final boolean FULL = Boolean.getBoolean("jccl.test.full");
 
-    @Test
+    static java.util.stream.IntStream runs() {
+        return java.util.stream.IntStream.range(0, FULL ? 10 : 1);
+    }
+
+    @ParameterizedTest(name = "run {0}")
+    @MethodSource("runs")
     @Timeout(180)
-    void aStoppedRankIsNamedWithinThreeSecondsAndTheOthersShrinkAndGoOn() throws Exception {
+    void aStoppedRankIsNamedWithinThreeSecondsAndTheOthersShrinkAndGoOn(int run) throws Exception {
         int victim = new Random().nextInt(N);
         try (BootstrapRoot root = BootstrapRoot.start(config());
              RankProcesses job = new RankProcesses(root, N, Map.of(), false, ChurnRank.class, "shrink")) {
@@ -46,9 +53,10 @@ class LostRankShrinkTest {
         }
     }
 
-    @Test
+    @ParameterizedTest(name = "run {0}")
+    @MethodSource("runs")
     @Timeout(180)
-    void aKilledRankIsNamedWithinTwoSecondsAndTheOthersShrinkAndGoOn() throws Exception {
+    void aKilledRankIsNamedWithinTwoSecondsAndTheOthersShrinkAndGoOn(int run) throws Exception {
         int victim = new Random().nextInt(N);
         try (BootstrapRoot root = BootstrapRoot.start(config());
              RankProcesses job = new RankProcesses(root, N, Map.of(), false, ChurnRank.class, "shrink")) {

@@ -14,7 +14,8 @@ import static org.assertj.core.api.Assertions.fail;
 /**
  * Non-blocking init of 4 processes ({@link NonBlockingRank}): each init returns IN_PROGRESS at once
  * and becomes READY; with one rank's init failing (an interface that does not exist), every rank
- * learns it from {@code asyncError()} alone, naming that rank and the reason.
+ * learns it from {@code asyncError()} alone, naming that rank and the reason, rank 0 too, which
+ * starts its init after the failure (the root lingers to tell it).
  */
 class NonBlockingInitTest {
     private static final int N = 4;
@@ -43,7 +44,7 @@ class NonBlockingInitTest {
     void aFailureDuringInitShowsUpInAsyncErrorOnEveryRank() throws Exception {
         int bad = 2;
         try (BootstrapRoot root = BootstrapRoot.start(config());
-             RankProcesses job = new RankProcesses(root, N, Map.of(), false, NonBlockingRank.class, Integer.toString(bad))) {
+             RankProcesses job = new RankProcesses(root, N, Map.of(), false, NonBlockingRank.class, Integer.toString(bad), "0")) {
             for (int r = 0; r < N; r++) {
                 if (!job.awaitExit(r, 90)) {
                     fail("rank " + r + " still runs:\n" + job.output(r));

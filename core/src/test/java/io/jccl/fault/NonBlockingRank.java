@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * environment: prints {@code returned STATE} as soon as init returns, polls {@code state()} (no
  * stream exists yet), then either prints {@code ready}, runs a checked all-reduce and prints
  * {@code ok} (exit 0), or prints {@code failed: } and {@code asyncError()} (exit 3). The rank
- * named by the first argument, if any, is given an interface that does not exist: its init fails.
+ * named by the first argument, if any, is given an interface that does not exist: its init fails;
+ * the rank named by the second starts its init 2 s late (after the failure).
  */
 public final class NonBlockingRank {
     private NonBlockingRank() {
@@ -25,8 +26,12 @@ public final class NonBlockingRank {
     public static void main(String[] args) throws InterruptedException {
         int bad = args.length > 0 ? Integer.parseInt(args[0]) : -1;
         Config config = Config.fromEnvironment().withBlocking(false);
-        if (Integer.parseInt(System.getenv("JCCL_RANK")) == bad) {
+        int rank = Integer.parseInt(System.getenv("JCCL_RANK"));
+        if (rank == bad) {
             config = config.withSocketIfname("=nosuchif0");
+        }
+        if (args.length > 1 && rank == Integer.parseInt(args[1])) {
+            Thread.sleep(2_000);
         }
         Communicator c = Communicator.fromEnvironment(config);
         System.out.println("returned " + c.state());

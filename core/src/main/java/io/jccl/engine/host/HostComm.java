@@ -254,7 +254,7 @@ public final class HostComm extends EngineRank {
         boolean first = !domain.aborted();
         domain.abort("rank " + rank + " called abort", rank, -1);
         if (first) {
-            tellPeers("rank " + rank + " called abort");
+            tellPeers("rank " + rank + " aborted the communicator (it called abort)");
         }
     }
 

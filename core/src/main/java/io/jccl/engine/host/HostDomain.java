@@ -132,6 +132,22 @@ final class HostDomain implements NetOwner, Wait.Watch {
         fifos.abort(by, lost);
     }
 
+    /** Ranks of this process whose current calls differ ({@code waiter} waits on {@code peer}); the keep-alive compares the others. */
+    @Override
+    public String mismatch(int waiter, int peer) {
+        if (!config.checkCalls() || peers != null && !peers.inProcess(peer) || comms[waiter] == null || comms[peer] == null) {
+            return null;
+        }
+        Work mine = comms[waiter].executor().current();
+        Work theirs = comms[peer].executor().current();
+        if (mine == null || theirs == null || mine.call() == null || theirs.call() == null) {
+            return null;
+        }
+        io.jccl.engine.CurrentCall a = io.jccl.engine.CurrentCall.of(mine.seq(), mine.call());
+        io.jccl.engine.CurrentCall b = io.jccl.engine.CurrentCall.of(theirs.seq(), theirs.call());
+        return a.differsAt(b) ? a.against(waiter, peer, b) : null;
+    }
+
     @Override
     public Fifo receiveFifo(Protocol protocol, int channel, int from, int to) {
         return fifos.receiving(protocol, channel, from, to);

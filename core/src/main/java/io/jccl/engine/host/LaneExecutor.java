@@ -47,7 +47,7 @@ final class LaneExecutor {
     LaneExecutor(RankExecutor rank, int lane) {
         this.rank = rank;
         this.lane = lane;
-        this.wait = Wait.forLane(rank, rank.domain.otherProcessRanks, rank.config.timeout().toNanos());
+        this.wait = Wait.forLane(rank.domain, rank.rank, rank.domain.otherProcessRanks, rank.config.timeout().toNanos());
     }
 
     /** Runs this lane of {@code w}; {@code scratch} is the rank's, grown for it. */

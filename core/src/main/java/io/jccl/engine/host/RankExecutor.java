@@ -15,11 +15,9 @@ import java.util.List;
  * whatever stream carries them (every rank issues the same operations in the same order, so the
  * FIFOs they share stay in step): lane 0 of an operation on the thread running the stream, the
  * other lanes on the rank's lane workers ({@link LaneWorker}), each lane a {@link LaneExecutor}.
- * A failure fails the rank and aborts its communicator, naming what each wait saw. Its lanes wait
- * through it ({@link Wait.Watch}): the domain's watch, and a rank of this process that a wait lasts
- * for compared with this one's current call.
+ * A failure fails the rank and aborts its communicator, naming what each wait saw.
  */
-final class RankExecutor implements Wait.Watch {
+final class RankExecutor {
     final HostDomain domain;
     final int rank;
     /** This rank's own settings: its timeout (plans follow the domain's shared config). */
@@ -86,7 +84,7 @@ final class RankExecutor implements Wait.Watch {
     }
 
     private void execute(long seq, List<Work> works) {
-        Wait order = Wait.forLane(this, domain.otherProcessRanks, config.timeout().toNanos());
+        Wait order = Wait.forLane(domain, rank, domain.otherProcessRanks, config.timeout().toNanos());
         order.begin();
         while (completed != seq - 1 && failure == null) {
             if (!order.pause()) {
@@ -138,43 +136,6 @@ final class RankExecutor implements Wait.Watch {
     long runningNanos() {
         long t = startedNanos;
         return t == 0 ? 0 : System.nanoTime() - t;
-    }
-
-    @Override
-    public boolean aborted() {
-        return domain.aborted();
-    }
-
-    @Override
-    public boolean dead(int r) {
-        return domain.dead(r);
-    }
-
-    @Override
-    public int anyDead() {
-        return domain.anyDead();
-    }
-
-    @Override
-    public long abortWord() {
-        return domain.abortWord();
-    }
-
-    /** A rank of this process that makes another call than this one's; other processes are the keep-alive's to compare. */
-    @Override
-    public String mismatch(int peer) {
-        if (!domain.config.checkCalls() || domain.peers != null && !domain.peers.inProcess(peer)) {
-            return null;
-        }
-        HostComm other = domain.comms[peer];
-        Work mine = current;
-        Work theirs = other == null ? null : other.executor().current();
-        if (mine == null || theirs == null || mine.call() == null || theirs.call() == null) {
-            return null;
-        }
-        io.jccl.engine.CurrentCall a = io.jccl.engine.CurrentCall.of(mine.seq(), mine.call());
-        io.jccl.engine.CurrentCall b = io.jccl.engine.CurrentCall.of(theirs.seq(), theirs.call());
-        return a.differsAt(b) ? a.against(rank, peer, b) : null;
     }
 
     private void run(Work w) {
