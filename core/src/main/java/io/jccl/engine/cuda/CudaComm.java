@@ -656,9 +656,15 @@ public final class CudaComm extends EngineRank {
         }
     }
 
+    /** The first of: a kernel's own failure (its status word: a watchdog timeout, a size mismatch), a peer's death or abort. */
     @Override
     public JcclException asyncError() {
-        watchPeers();
+        synchronized (this) {
+            if (!closed) { // the status memory goes with the arena
+                watchPeers();
+                readStatus();
+            }
+        }
         Throwable f = failure;
         return f == null || f instanceof JcclException ? (JcclException) f
                 : new JcclException(ErrorCode.INTERNAL_ERROR, rank, String.valueOf(f), f);

@@ -598,6 +598,13 @@ class CudaCollectivesTest {
         try (Arena arena = Arena.ofShared(); CudaStream s0 = new CudaStream(gpu)) {
             MemorySegment dev = gpu.allocate(4096, arena);
             comms[0].allReduce(dev, dev, 64, DataType.FLOAT32, RedOp.SUM, s0);
+            // The kernel's watchdog gives up after 2 s: asyncError() says so without a synchronize.
+            long until = System.nanoTime() + 30_000_000_000L;
+            while (comms[0].asyncError() == null && System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            assertThat(comms[0].asyncError()).isNotNull().satisfies(e -> assertThat(e.code()).isEqualTo(ErrorCode.TIMEOUT));
+            assertThat(comms[0].state()).isEqualTo(Communicator.State.FAILED);
             assertThatThrownBy(s0::synchronize).isInstanceOf(JcclException.class)
                     .satisfies(e -> assertThat(((JcclException) e).code()).isEqualTo(ErrorCode.TIMEOUT))
                     .hasMessageContaining("rank 1");
