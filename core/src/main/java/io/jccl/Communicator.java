@@ -107,6 +107,14 @@ public final class Communicator implements AutoCloseable {
                 log = initialized(e.config(), e.rank(), e.size(), e::describe);
                 bootstrap = b;
                 engine = e;
+                if (b != null) {
+                    Log warn = log;
+                    b.onStranger(why -> {
+                        warn.warn(Subsys.BOOTSTRAP, why);
+                        b.tellPeers(why);
+                        e.fail(why, -1);
+                    });
+                }
                 java.time.Duration every = e.shared().keepAlive();
                 if (b != null && b.size() > 1 && !every.isZero()) {
                     PeerWatch watch = new PeerWatch(e, b, log);

@@ -64,6 +64,8 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
     private int splits;
     private int shrinks;
     private volatile KeepAlive keepAlive;
+    /** The root this rank's process hosts for the job's life, or null. */
+    private volatile BootstrapRoot hosted;
 
     private Bootstrap(int rank, List<PeerInfo> peers, PeerLinks links, byte[] secret, Config config) {
         this.rank = rank;
@@ -525,6 +527,23 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
         void heard(int peer, byte[] call);
     }
 
+    /** Makes {@code root} (this rank's process hosts it) live as long as this bootstrap. */
+    void host(BootstrapRoot root) {
+        hosted = root;
+    }
+
+    /**
+     * {@code l} hears when a rank of this job comes to the root this rank hosts after the
+     * rendezvous, because a stranger of another job (same address and secret) took its place:
+     * the job must fail. Nothing is heard where this rank hosts no root.
+     */
+    public void onStranger(java.util.function.Consumer<String> l) {
+        BootstrapRoot r = hosted;
+        if (r != null) {
+            r.onStranger(l);
+        }
+    }
+
     /** Tells the other ranks (through the keep-alive, if it runs) why this rank fails the communicator. */
     public void tellPeers(String why) {
         KeepAlive k = keepAlive;
@@ -588,6 +607,10 @@ public final class Bootstrap implements OutOfBandAllGather, AutoCloseable {
             k.stop();
         }
         links.close();
+        BootstrapRoot r = hosted;
+        if (r != null) {
+            r.close();
+        }
     }
 
     @Override

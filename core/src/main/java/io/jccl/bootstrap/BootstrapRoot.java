@@ -71,6 +71,10 @@ public final class BootstrapRoot implements AutoCloseable {
     private volatile boolean finished;
     private String outcome = "running";
     private byte[] failure;
+    /** Whether the root goes on answering late joins after success ({@link #keepServing}). */
+    private boolean serving;
+    private java.util.function.Consumer<String> strangers;
+    private final List<String> alarms = new ArrayList<>();
     /** Until when a failed root still answers late ranks with its failure. */
     private long lingerUntil;
     private static final long LINGER_NANOS = 60_000_000_000L;
@@ -142,9 +146,10 @@ public final class BootstrapRoot implements AutoCloseable {
                 long remaining;
                 synchronized (lock) {
                     if (finished) {
-                        // After a failure the root lingers, answering ranks that come late with it.
-                        remaining = lingerUntil - System.nanoTime();
-                        if (failure == null || remaining <= 0) {
+                        // After a failure the root lingers, answering ranks that come late with it;
+                        // after success a root that serves late joins does so until closed.
+                        remaining = failure == null ? (serving ? 1_000_000_000L : 0) : lingerUntil - System.nanoTime();
+                        if (remaining <= 0) {
                             break;
                         }
                     } else {
@@ -242,6 +247,24 @@ public final class BootstrapRoot implements AutoCloseable {
     private void register(int rank, int n, Member joining) {
         SecureChannel ch = joining.channel();
         synchronized (lock) {
+            if (finished && failure == null && serving) {
+                Member first = members.get(rank);
+                String msg = n != nranks || first == null
+                        ? "a rank of another job (rank " + rank + " of " + n + ", " + joining.describe() + ") came to this job's root"
+                                + " after the job had started: two jobs share this root's address and secret"
+                        : "argument 'rank': rank " + rank + " joined twice, as " + first.describe() + " and, after the job had"
+                                + " started, as " + joining.describe() + ": two jobs share this root's address and secret; one of"
+                                + " this job's ranks is a stranger. Give each job its own (JCCL_COMM_ID, or MASTER_PORT and"
+                                + " JCCL_COMM_SECRET), or a job id (JCCL_JOB_ID, or the launcher's) that binds each job's ranks";
+                log.warn(Subsys.BOOTSTRAP, "bootstrap root " + id + ": " + msg);
+                send(ch, RootProtocol.error(ErrorCode.INVALID_ARGUMENT, msg));
+                ch.close();
+                alarms.add(msg);
+                if (strangers != null) {
+                    strangers.accept(msg);
+                }
+                return;
+            }
             if (finished) {
                 send(ch, failure != null ? failure
                         : RootProtocol.error(ErrorCode.INVALID_USAGE, "this bootstrap root has finished (" + outcome + ")"));
@@ -338,7 +361,30 @@ public final class BootstrapRoot implements AutoCloseable {
     private void finish(String why) {
         finished = true;
         outcome = why;
-        Sockets.closeQuietly(server);
+        done.countDown();
+        if (!serving || !why.equals("done")) {
+            Sockets.closeQuietly(server);
+        }
+    }
+
+    /**
+     * After the rendezvous succeeds, goes on listening until closed: a rank that comes late (one
+     * of this job's whose place a stranger of another job with the same address and secret took)
+     * is answered with the error, and {@link #onStranger} hears it, so that the job that runs with
+     * the stranger fails instead. For a root its job's rank 0 hosts for the job's life.
+     */
+    void keepServing() {
+        synchronized (lock) {
+            serving = true;
+        }
+    }
+
+    /** {@code l} hears (on the root's threads) each late join that shows a stranger in the job, those before it too. */
+    void onStranger(java.util.function.Consumer<String> l) {
+        synchronized (lock) {
+            strangers = l;
+            alarms.forEach(l);
+        }
     }
 
     private void send(SecureChannel ch, byte[] message) {

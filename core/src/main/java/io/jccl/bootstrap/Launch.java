@@ -11,7 +11,9 @@ import java.util.Set;
 /**
  * Bootstraps a rank from what its launcher put in the environment (see {@link LaunchEnvironment}):
  * the body of {@code Communicator.fromEnvironment()}. Rank 0 starts the root where the
- * environment asks it to, and stops it once the rendezvous is over.
+ * environment asks it to: one at a fixed address (MASTER_ADDR and MASTER_PORT) it keeps until its
+ * bootstrap closes, to answer ranks that come late; one published in a directory it stops once
+ * the rendezvous is over.
  *
  * <pre>{@code
  * // under torchrun, mpirun, srun, or `jccl perf -p`:
@@ -37,8 +39,17 @@ public final class Launch {
                 + le.localSize().stream().mapToObj(l -> " of " + l).findFirst().orElse("") + ", root " + le.root());
         return switch (le.root()) {
             case LaunchEnvironment.Given g when g.hostedByRank0() && rank == 0 -> {
-                try (BootstrapRoot root = BootstrapRoot.listen(g.id(), config)) {
-                    yield Bootstrap.init(root.id(), size, rank, config, transports);
+                // The root lives as long as rank 0's bootstrap, so that a rank of this job that comes
+                // after a stranger took its place is answered, and this job fails instead of running.
+                BootstrapRoot root = BootstrapRoot.listen(g.id(), config);
+                root.keepServing();
+                try {
+                    Bootstrap b = Bootstrap.init(root.id(), size, rank, config, transports);
+                    b.host(root);
+                    yield b;
+                } catch (RuntimeException e) {
+                    root.close();
+                    throw e;
                 }
             }
             case LaunchEnvironment.Given g -> Bootstrap.init(g.id(), size, rank, config, transports);

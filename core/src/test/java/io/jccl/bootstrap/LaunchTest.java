@@ -58,10 +58,35 @@ class LaunchTest {
         try {
             assertThat(gatherAll(bs)).containsOnly("r0r1r2");
             assertThat(bs).extracting(Bootstrap::rank).containsExactly(0, 1, 2);
-            // the root was rank 0's, listening at MASTER_PORT + 1, and is gone now
-            assertThatThrownBy(() -> new java.net.Socket("127.0.0.1", rootPort).close()).isInstanceOf(java.net.ConnectException.class);
+            // the root is rank 0's, listening at MASTER_PORT + 1 as long as rank 0's bootstrap
+            new java.net.Socket("127.0.0.1", rootPort).close();
         } finally {
             RankThreads.closeAll(bs);
+        }
+        assertThatThrownBy(() -> new java.net.Socket("127.0.0.1", rootPort).close()).isInstanceOf(java.net.ConnectException.class);
+    }
+
+    @Test
+    void withoutJobIdsAStrangerThatCompletedTheJobIsFoundWhenTheJobsOwnRankComes() throws Exception {
+        int rootPort = freePort();
+        // A stranger's rank 1 completes job A (of 2) before A's own rank 1 comes.
+        List<RankThreads.Outcome<Bootstrap>> first = RankThreads.run(2, Duration.ofSeconds(60), i -> Launch.bootstrap(
+                torchrun(rootPort, i), LOOPBACK.withBootstrapTimeout(Duration.ofSeconds(10)), Set.of()));
+        Bootstrap a0 = first.get(0).value();
+        Bootstrap stranger = first.get(1).value();
+        try {
+            List<String> heard = java.util.Collections.synchronizedList(new ArrayList<>());
+            a0.onStranger(heard::add);
+            List<RankThreads.Outcome<Bootstrap>> late = RankThreads.run(1, Duration.ofSeconds(30), i -> Launch.bootstrap(
+                    torchrun(rootPort, 1), LOOPBACK.withBootstrapTimeout(Duration.ofSeconds(10)), Set.of()));
+            long pid = ProcessHandle.current().pid();
+            assertThat(late.getFirst().error()).as("the job's own rank 1, which came late").isInstanceOf(JcclException.class);
+            assertThat(late.getFirst().error().getMessage()).contains("rank 1 joined twice, as pid " + pid + " on ")
+                    .contains("after the job had started");
+            assertThat(heard).singleElement().asString().contains("rank 1 joined twice").contains("one of this job's ranks is a stranger");
+        } finally {
+            a0.close();
+            stranger.close();
         }
     }
 
