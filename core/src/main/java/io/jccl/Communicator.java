@@ -108,18 +108,13 @@ public final class Communicator implements AutoCloseable {
                 bootstrap = b;
                 engine = e;
                 if (b != null) {
-                    Log warn = log;
-                    b.onStranger(why -> {
-                        warn.warn(Subsys.BOOTSTRAP, why);
-                        b.tellPeers(why);
-                        e.fail(why, -1);
-                    });
-                }
-                java.time.Duration every = e.shared().keepAlive();
-                if (b != null && b.size() > 1 && !every.isZero()) {
                     PeerWatch watch = new PeerWatch(e, b, log);
-                    b.keepAlive(every, watch, watch);
-                    e.tellFailuresTo(b::tellPeers);
+                    b.onStranger(watch::stranger);
+                    java.time.Duration every = e.shared().keepAlive();
+                    if (b.size() > 1 && !every.isZero()) {
+                        b.keepAlive(every, watch, watch);
+                        e.tellFailuresTo(b::tellPeers);
+                    }
                 }
                 return;
             }

@@ -9,9 +9,10 @@ import io.jccl.log.Log;
 import java.util.function.ObjIntConsumer;
 
 /**
- * What one rank's keep-alive reports to its engine: a lost rank fails the communicator (and is
- * logged), and the heartbeats carry this rank's current call out and bring the peers' in, so that
- * ranks making different calls fail naming both (unless JCCL_CHECK_CALLS=0).
+ * What one rank's bootstrap reports to its engine, each logged and failing the communicator: a
+ * stranger in the job (seen by the root this rank hosts), a lost rank (the keep-alive), and a
+ * peer making another call (the heartbeats carry this rank's current call out and the peers' in;
+ * not with JCCL_CHECK_CALLS=0).
  */
 record PeerWatch(EngineRank engine, Bootstrap bootstrap, Log log) implements Bootstrap.CallProbe, ObjIntConsumer<String> {
     /** A rank was lost ({@code why} names it), or (lost -1) another rank failed the communicator for {@code why}. */
@@ -19,6 +20,13 @@ record PeerWatch(EngineRank engine, Bootstrap bootstrap, Log log) implements Boo
     public void accept(String why, int lost) {
         log.warn(Subsys.INIT, why);
         engine.fail(why, lost);
+    }
+
+    /** The root this rank hosts saw that a stranger took the place of one of the job's ranks ({@code why}). */
+    void stranger(String why) {
+        log.warn(Subsys.BOOTSTRAP, why);
+        bootstrap.tellPeers(why);
+        engine.fail(why, -1);
     }
 
     @Override

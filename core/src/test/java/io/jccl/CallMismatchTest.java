@@ -52,29 +52,12 @@ class CallMismatchTest {
     void everyRankFailsWithinASecondNamingBothCalls(String kind) throws Exception {
         int n = 3;
         Communicator[] comms = Communicator.initAll(n, CONFIG);
-        List<HostStream> streams = new ArrayList<>();
         try (Arena arena = Arena.ofShared()) {
-            List<CompletableFuture<Throwable>> outcomes = new ArrayList<>();
             long t0 = System.nanoTime();
-            for (int r = 0; r < n; r++) {
-                HostStream s = new HostStream();
-                streams.add(s);
-                MemorySegment[] b = {arena.allocate(COUNT * 4), arena.allocate(COUNT * 4)};
-                BiConsumer<Communicator, MemorySegment[]> call = call(kind, r, s);
-                Communicator c = comms[r];
-                outcomes.add(CompletableFuture.supplyAsync(() -> {
-                    try {
-                        call.accept(c, b);
-                        s.synchronize();
-                        return null;
-                    } catch (RuntimeException e) {
-                        return e;
-                    }
-                }, Thread::startVirtualThread));
-            }
+            List<Throwable> outcomes = run(comms, r -> s -> call(kind, r, s).accept(comms[r],
+                    new MemorySegment[] {arena.allocate(COUNT * 4), arena.allocate(COUNT * 4)}));
             List<String> messages = new ArrayList<>();
-            for (CompletableFuture<Throwable> o : outcomes) {
-                Throwable e = o.get(60, TimeUnit.SECONDS);
+            for (Throwable e : outcomes) {
                 assertThat(e).as("no rank returns normally").isInstanceOf(JcclException.class);
                 messages.add(e.getMessage());
             }
@@ -98,7 +81,6 @@ class CallMismatchTest {
                 assertThat(m).as(both).containsPattern(named).contains("every rank must make the same collectives in the same order");
             }
         } finally {
-            streams.forEach(HostStream::close);
             for (Communicator c : comms) {
                 c.close();
             }

@@ -27,24 +27,6 @@ class ShrinkAndStateTest {
     private static final Config LOOPBACK = Config.defaults().withSocketIfname("lo").withBootstrapTimeout(Duration.ofSeconds(20))
             .withTimeout(Duration.ofSeconds(10));
 
-    /** All-reduces (sum) of rank+1 over 3000 int32 on {@code c}; returns the first element, having checked the rest equal it. */
-    private static int sumOfRanks(Communicator c) {
-        try (Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
-            MemorySegment buf = arena.allocate(3000 * 4L);
-            for (int i = 0; i < 3000; i++) {
-                buf.setAtIndex(ValueLayout.JAVA_INT, i, c.rank() + 1);
-            }
-            c.allReduce(buf, buf, 3000, DataType.INT32, RedOp.SUM, s);
-            s.synchronize();
-            c.finish();
-            int first = buf.getAtIndex(ValueLayout.JAVA_INT, 0);
-            for (int i = 0; i < 3000; i++) {
-                assertThat(buf.getAtIndex(ValueLayout.JAVA_INT, i)).isEqualTo(first);
-            }
-            return first;
-        }
-    }
-
     @Test
     void threadRanksShrinkToTheOthersRenumberedInOrder() throws Exception {
         Communicator[] comms = Communicator.initAll(4, LOOPBACK);
@@ -55,11 +37,11 @@ class ShrinkAndStateTest {
                 assertThat(shrunk.get(i).rank()).isEqualTo(i);
                 assertThat(shrunk.get(i).size()).isEqualTo(3);
             }
-            assertThat(CommunicatorInitTest.ranks(3, i -> sumOfRanks(shrunk.get(i)))).containsOnly(1 + 2 + 3);
+            assertThat(CommunicatorInitTest.ranks(3, i -> CommunicatorInitTest.sumOfRanks(shrunk.get(i)))).containsOnly(1 + 2 + 3);
             // The old communicator is aborted: the ranks that shrank it refuse work on it.
             assertThat(comms[0].state()).isEqualTo(Communicator.State.FAILED);
             assertThat(comms[0].asyncError().getMessage()).contains("shrank the communicator, excluding ranks [2]");
-            assertThatThrownBy(() -> sumOfRanks(comms[1])).isInstanceOf(JcclException.class)
+            assertThatThrownBy(() -> CommunicatorInitTest.sumOfRanks(comms[1])).isInstanceOf(JcclException.class)
                     .hasMessageContaining("aborted and must be closed");
         } finally {
             shrunk.forEach(Communicator::close);
@@ -115,7 +97,7 @@ class ShrinkAndStateTest {
             List<Communicator> shrunk = CommunicatorInitTest.ranks(3, i -> comms.get(keep[i]).shrink(new int[] {1}));
             try {
                 assertThat(shrunk).extracting(Communicator::rank).containsExactly(0, 1, 2);
-                assertThat(CommunicatorInitTest.ranks(3, i -> sumOfRanks(shrunk.get(i)))).containsOnly(1 + 2 + 3);
+                assertThat(CommunicatorInitTest.ranks(3, i -> CommunicatorInitTest.sumOfRanks(shrunk.get(i)))).containsOnly(1 + 2 + 3);
             } finally {
                 shrunk.forEach(Communicator::close);
                 comms.forEach(Communicator::close);
@@ -143,7 +125,7 @@ class ShrinkAndStateTest {
                     assertThat(c.state()).as(String.valueOf(c.asyncError())).isEqualTo(Communicator.State.READY);
                     assertThat(c.asyncError()).isNull();
                 }
-                assertThat(CommunicatorInitTest.ranks(3, r -> sumOfRanks(comms.get(r)))).containsOnly(1 + 2 + 3);
+                assertThat(CommunicatorInitTest.ranks(3, r -> CommunicatorInitTest.sumOfRanks(comms.get(r)))).containsOnly(1 + 2 + 3);
             } finally {
                 comms.forEach(Communicator::close);
             }
@@ -161,7 +143,7 @@ class ShrinkAndStateTest {
                 assertThat(c.state()).isEqualTo(Communicator.State.FAILED);
                 assertThat(c.asyncError().code()).isEqualTo(ErrorCode.TIMEOUT);
                 assertThat(c.asyncError().getMessage()).contains("1");
-                assertThatThrownBy(() -> sumOfRanks(c)).isInstanceOf(JcclException.class)
+                assertThatThrownBy(() -> CommunicatorInitTest.sumOfRanks(c)).isInstanceOf(JcclException.class)
                         .hasMessageContaining("failed to initialize");
             } finally {
                 c.close();

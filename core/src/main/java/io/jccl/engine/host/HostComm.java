@@ -37,6 +37,9 @@ public final class HostComm extends EngineRank {
     private final AtomicLong issued = new AtomicLong();
     /** Collectives this rank has issued: the next one's sequence number, which its stamp holds. */
     private long collectives;
+    /** The operation {@link #callRunningNanos} last saw under way, and since when (the keep-alive's thread only). */
+    private long probedOp;
+    private long probedSince;
     /** Whether messages carry their call's stamp (JCCL_CHECK_CALLS, rank 0's). */
     private final boolean stamped;
 
@@ -139,19 +142,25 @@ public final class HostComm extends EngineRank {
         return "the host engine";
     }
 
-    RankExecutor executor() {
-        return executor;
-    }
-
     @Override
     public io.jccl.engine.CurrentCall currentCall() {
         Work w = executor.current();
         return w == null ? null : io.jccl.engine.CurrentCall.of(w.seq(), w.call());
     }
 
+    /**
+     * Measured by the thread that asks (the keep-alive's, a few times a second), so that running
+     * an operation reads no clock: from when it first saw the operation under way.
+     */
     @Override
     public long callRunningNanos() {
-        return executor.runningNanos();
+        long op = executor.running();
+        long now = System.nanoTime();
+        if (op != probedOp) {
+            probedOp = op;
+            probedSince = now;
+        }
+        return op == 0 ? 0 : now - probedSince;
     }
 
     /** The memory of the FIFOs this rank receives on. */

@@ -138,14 +138,9 @@ final class HostDomain implements NetOwner, Wait.Watch {
         if (!config.checkCalls() || peers != null && !peers.inProcess(peer) || comms[waiter] == null || comms[peer] == null) {
             return null;
         }
-        Work mine = comms[waiter].executor().current();
-        Work theirs = comms[peer].executor().current();
-        if (mine == null || theirs == null || mine.call() == null || theirs.call() == null) {
-            return null;
-        }
-        io.jccl.engine.CurrentCall a = io.jccl.engine.CurrentCall.of(mine.seq(), mine.call());
-        io.jccl.engine.CurrentCall b = io.jccl.engine.CurrentCall.of(theirs.seq(), theirs.call());
-        return a.differsAt(b) ? a.against(waiter, peer, b) : null;
+        io.jccl.engine.CurrentCall a = comms[waiter].currentCall();
+        io.jccl.engine.CurrentCall b = comms[peer].currentCall();
+        return a != null && a.differsAt(b) ? a.against(waiter, peer, b) : null;
     }
 
     @Override

@@ -27,9 +27,9 @@ final class RankExecutor {
     private final List<LaneWorker> workers = new ArrayList<>();
     private volatile long completed;
     private volatile Throwable failure;
-    /** The collective started last ({@link #current()}) and when the operation under way started (0: none). */
+    /** The collective started last ({@link #current()}), and the number of the operation started last. */
     private volatile Work current;
-    private volatile long startedNanos;
+    private volatile long started;
     /** This rank's scratch memory for plans that keep partial results ({@code Buf.SCRATCH}); grown as needed. */
     private MemorySegment scratch = MemorySegment.NULL;
     /** What a wait of this rank that gave up means. */
@@ -99,7 +99,7 @@ final class RankExecutor {
                 break;
             }
         }
-        startedNanos = System.nanoTime();
+        started = seq;
         try {
             checkUsable();
             for (Work w : works) {
@@ -109,7 +109,6 @@ final class RankExecutor {
             fail(e);
             throw e;
         } finally {
-            startedNanos = 0;
             completed = seq;
         }
     }
@@ -132,10 +131,10 @@ final class RankExecutor {
         return current;
     }
 
-    /** Nanoseconds the operation under way has run, or 0 between operations. */
-    long runningNanos() {
-        long t = startedNanos;
-        return t == 0 ? 0 : System.nanoTime() - t;
+    /** The number of the operation under way, or 0 between operations. */
+    long running() {
+        long s = started;
+        return s != completed ? s : 0;
     }
 
     private void run(Work w) {

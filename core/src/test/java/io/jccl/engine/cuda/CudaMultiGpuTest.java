@@ -274,23 +274,8 @@ class CudaMultiGpuTest {
         Communicator[] child = new Communicator[4];
         CudaStream[] s = new CudaStream[4];
         try (Arena arena = Arena.ofShared()) {
-            Thread[] threads = new Thread[4];
-            RuntimeException[] failed = new RuntimeException[4];
+            onThreads(child, r -> comms[r].split(r % 2, r));
             for (int r = 0; r < 4; r++) {
-                int rank = r;
-                threads[r] = Thread.ofPlatform().start(() -> {
-                    try {
-                        child[rank] = comms[rank].split(rank % 2, rank);
-                    } catch (RuntimeException e) {
-                        failed[rank] = e;
-                    }
-                });
-            }
-            for (Thread t : threads) {
-                t.join(Duration.ofSeconds(60));
-            }
-            for (int r = 0; r < 4; r++) {
-                assertThat(failed[r]).as("rank " + r).isNull();
                 assertThat(child[r].size()).isEqualTo(2);
                 assertThat(child[r].rank()).isEqualTo(r / 2);
             }
@@ -330,24 +315,9 @@ class CudaMultiGpuTest {
         Communicator[] child = new Communicator[3];
         CudaStream[] s = new CudaStream[4];
         try (Arena arena = Arena.ofShared()) {
-            Thread[] threads = new Thread[3];
-            RuntimeException[] failed = new RuntimeException[3];
-            for (int i = 0; i < 3; i++) {
-                int at = i;
-                threads[i] = Thread.ofPlatform().start(() -> {
-                    try {
-                        child[at] = comms[keep[at]].shrink(new int[] {2});
-                    } catch (RuntimeException e) {
-                        failed[at] = e;
-                    }
-                });
-            }
-            for (Thread t : threads) {
-                t.join(Duration.ofSeconds(60));
-            }
+            onThreads(child, i -> comms[keep[i]].shrink(new int[] {2}));
             MemorySegment[] buf = new MemorySegment[3];
             for (int i = 0; i < 3; i++) {
-                assertThat(failed[i]).as("rank " + keep[i]).isNull();
                 assertThat(child[i].rank()).isEqualTo(i);
                 assertThat(child[i].size()).isEqualTo(3);
                 assertThat(comms[keep[i]].state()).isEqualTo(Communicator.State.FAILED);
@@ -374,6 +344,32 @@ class CudaMultiGpuTest {
                 }
             }
             close(comms, s);
+        }
+    }
+
+    /**
+     * {@code call} of each i below {@code out.length} on a thread of its own (calls that meet, as
+     * split and shrink do), its result in {@code out[i]}; fails naming the first that threw.
+     */
+    private static void onThreads(Communicator[] out, java.util.function.IntFunction<Communicator> call) throws InterruptedException {
+        Thread[] threads = new Thread[out.length];
+        RuntimeException[] failed = new RuntimeException[out.length];
+        for (int i = 0; i < out.length; i++) {
+            int at = i;
+            threads[i] = Thread.ofPlatform().start(() -> {
+                try {
+                    out[at] = call.apply(at);
+                } catch (RuntimeException e) {
+                    failed[at] = e;
+                }
+            });
+        }
+        for (Thread t : threads) {
+            t.join(Duration.ofSeconds(60));
+        }
+        for (int i = 0; i < out.length; i++) {
+            assertThat(failed[i]).as("caller " + i).isNull();
+            assertThat(out[i]).as("caller " + i).isNotNull();
         }
     }
 
