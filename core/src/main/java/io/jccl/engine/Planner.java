@@ -12,7 +12,6 @@ import io.jccl.plan.P2pOp;
 import io.jccl.plan.Plan;
 import io.jccl.plan.Segment;
 import io.jccl.proto.Protocol;
-import io.jccl.topo.Channels;
 import io.jccl.tune.CallSize;
 import io.jccl.tune.Choice;
 import io.jccl.tune.Tuner;
@@ -171,7 +170,7 @@ public final class Planner {
         }
         long maxMessage = Math.max(1, message / k.elementSize());
         return Algorithms.plan(new Call(k.collective(), n, k.count(), k.root()), c.algorithm(),
-                Channels.flat(tuner.layout(), c.channels()), maxMessage);
+                tuner.channelsOf(c.channels()), maxMessage);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.jccl.topo;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 
 /**
  * What one node tells the others about its channels (NCCL's {@code ncclTopoRanks}), as global
@@ -19,8 +20,8 @@ public record TopoRanks(List<Integer> ringRecv, List<Integer> ringSend, List<Int
         treeToChild1 = List.copyOf(treeToChild1);
     }
 
-    /** NCCL's preset step for a node whose local rank i is global rank {@code offset + i}. */
-    static TopoRanks of(TopoGraph ring, TopoGraph tree, int nChannels, int offset) {
+    /** NCCL's preset step for a node whose local rank i is global rank {@code global.applyAsInt(i)}. */
+    static TopoRanks of(TopoGraph ring, TopoGraph tree, int nChannels, IntUnaryOperator global) {
         List<Integer> recv = new ArrayList<>();
         List<Integer> send = new ArrayList<>();
         List<Integer> up = new ArrayList<>();
@@ -29,12 +30,12 @@ public record TopoRanks(List<Integer> ringRecv, List<Integer> ringSend, List<Int
         for (int c = 0; c < nChannels; c++) {
             TopoGraph.Channel r = ring.channel(c);
             TopoGraph.Channel t = tree.channel(c);
-            recv.add(offset + r.gpu(0));
-            send.add(offset + r.gpu(r.size() - 1));
-            up.add(offset + t.gpu(0));
+            recv.add(global.applyAsInt(r.gpu(0)));
+            send.add(global.applyAsInt(r.gpu(r.size() - 1)));
+            up.add(global.applyAsInt(t.gpu(0)));
             // A node of one GPU has no second GPU to spread the children over.
-            c0.add(offset + t.gpu(Math.min(tree.pattern().child0Index(), t.size() - 1)));
-            c1.add(offset + t.gpu(Math.min(tree.pattern().child1Index(), t.size() - 1)));
+            c0.add(global.applyAsInt(t.gpu(Math.min(tree.pattern().child0Index(), t.size() - 1))));
+            c1.add(global.applyAsInt(t.gpu(Math.min(tree.pattern().child1Index(), t.size() - 1))));
         }
         return new TopoRanks(recv, send, up, c0, c1);
     }

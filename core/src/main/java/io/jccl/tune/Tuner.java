@@ -8,6 +8,8 @@ import io.jccl.algo.Algorithms;
 import io.jccl.Collective;
 import io.jccl.proto.Protocol;
 import io.jccl.topo.BinaryTrees;
+import io.jccl.topo.Channels;
+import io.jccl.topo.Layout;
 import io.jccl.topo.ServerLayout;
 import io.jccl.topo.TreeNode;
 
@@ -49,6 +51,8 @@ public final class Tuner {
     private final ScheduleCost scheduleCost;
     /** The engine's channels, or null for the host engine's ({@link #channels}). */
     private final ChannelRule channelRule;
+    /** The channels searched and connected at init, or null for {@link Channels#flat} ones. */
+    private final Layout topology;
 
     /**
      * How many channels an engine runs a call of {@code bytes} (as {@link CallSize} counts) in
@@ -61,6 +65,15 @@ public final class Tuner {
 
     private Tuner(Config config, ServerLayout layout, int cores, CostModel model, TuningTable table, TunerRules rules,
                   ChannelRule channelRule) {
+        this(config, layout, cores, model, table, rules, channelRule, null);
+    }
+
+    private Tuner(Config config, ServerLayout layout, int cores, CostModel model, TuningTable table, TunerRules rules,
+                  ChannelRule channelRule, Layout topology) {
+        if (topology != null && !topology.hosts().equals(layout)) {
+            throw new IllegalArgumentException("channels over " + topology.hosts() + " for ranks laid out as " + layout);
+        }
+        this.topology = topology;
         this.config = config;
         this.channelRule = channelRule;
         this.nranks = layout.nranks();
@@ -71,7 +84,7 @@ public final class Tuner {
         this.model = model;
         this.table = table;
         this.rules = rules;
-        this.treeDepth = depth(BinaryTrees.first(nranks));
+        this.treeDepth = topology != null ? topology.treeDepthEstimate() : depth(BinaryTrees.first(nranks));
     }
 
     /**
@@ -159,6 +172,24 @@ public final class Tuner {
         return layout;
     }
 
+    /**
+     * The same tuner planning on the channels {@code topology} searched and connected (null: the
+     * flat ones); its hosts must be this tuner's layout.
+     */
+    public Tuner withTopology(Layout topology) {
+        return new Tuner(config, layout, cores, model, table, rules, channelRule, topology);
+    }
+
+    /** The searched channels plans are laid on, or null when they are {@link Channels#flat}. */
+    public Layout topology() {
+        return topology;
+    }
+
+    /** The {@code count} channels a plan of that many is laid on: the searched ones, or else the flat ones. */
+    public Channels channelsOf(int count) {
+        return topology != null ? topology.channels(count) : Channels.flat(layout, count);
+    }
+
     public TuningTable table() {
         return table;
     }
@@ -219,6 +250,10 @@ public final class Tuner {
         long message = Math.max(1, p.maxMessageBytes(p.buffSize(config)));
         long bySize = Math.max(1, bytes / (message * nranks));
         int byCores = Math.max(1, cores / nranks);
+        if (topology != null && nNodes > 1) {
+            // Between nodes the links bound a call, not the cores: a channel for each way out of a node.
+            byCores = Math.max(byCores, topology.nChannels());
+        }
         return (int) Math.max(config.minChannels(), Math.min(config.maxChannels(), Math.min(bySize, byCores)));
     }
 

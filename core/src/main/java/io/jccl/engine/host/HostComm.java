@@ -7,6 +7,7 @@ import io.jccl.engine.CollectiveArgs;
 import io.jccl.engine.EngineRank;
 import io.jccl.engine.EngineStream;
 import io.jccl.engine.Join;
+import io.jccl.engine.JobChannels;
 import io.jccl.engine.Memory;
 import io.jccl.engine.P2pArgs;
 import io.jccl.engine.Planner;
@@ -63,6 +64,7 @@ public final class HostComm extends EngineRank {
         HostDomain d = new HostDomain(n, configs.getFirst(), io.jccl.topo.ServerLayout.ofHosts(hosts));
         for (int r = 0; r < n; r++) {
             d.join(new HostComm(d, r, configs.get(r)));
+            JobChannels.log(Log.of(configs.get(r), r), d.tuner.topology(), r);
         }
         return d.comms.clone();
     }
@@ -83,12 +85,14 @@ public final class HostComm extends EngineRank {
         for (int r = 0; r < n; r++) {
             others |= peers.shm(r);
         }
+        io.jccl.topo.ServerLayout hosts = io.jccl.topo.ServerLayout.ofHosts(bootstrap.locality().hostOf());
+        io.jccl.topo.Layout channels = JobChannels.gather(bootstrap, config, hosts);
         return JOINING.join(bootstrap, s.commId(), others && rank == peers.localRanks()[0], new Join.Steps<HostDomain, HostComm>() {
             @Override
             public HostDomain domain() {
                 Config shared = s.applyTo(config);
-                return new HostDomain(n, shared, io.jccl.tune.Tuner.create(shared,
-                        io.jccl.topo.ServerLayout.ofHosts(bootstrap.locality().hostOf()), s.cores(), s.tuningText()), peers);
+                return new HostDomain(n, shared, io.jccl.tune.Tuner.create(shared, hosts, s.cores(), s.tuningText())
+                        .withTopology(channels), peers);
             }
 
             @Override
@@ -108,6 +112,7 @@ public final class HostComm extends EngineRank {
                 if (log.on(Config.Debug.INFO, Config.Subsys.INIT)) {
                     logTransports(log, rank, peers, d.config);
                 }
+                JobChannels.log(log, d.tuner.topology(), rank);
             }
 
             @Override

@@ -43,7 +43,7 @@ final class HostDomain implements NetOwner, Wait.Watch {
     final int otherProcessRanks;
 
     HostDomain(int nranks, Config config, io.jccl.topo.ServerLayout layout) {
-        this(nranks, config, Tuner.create(config, layout), null);
+        this(nranks, config, Tuner.create(config, layout).withTopology(io.jccl.engine.JobChannels.of(config, layout)), null);
     }
 
     HostDomain(int nranks, Config config, Tuner tuner, PeerProcesses peers) {

@@ -1,0 +1,151 @@
+package io.jccl.engine;
+
+import io.jccl.Config;
+import io.jccl.JcclException;
+import io.jccl.bootstrap.Bootstrap;
+import io.jccl.log.Log;
+import io.jccl.topo.Layout;
+import io.jccl.topo.NodeGraphs;
+import io.jccl.topo.ServerLayout;
+import io.jccl.topo.TopoSearch;
+import io.jccl.topo.TopoSystem;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The channels a communicator plans on, made at init as NCCL's connect step makes them: each node
+ * offers the graphs its topology file searched ({@code JCCL_TOPO_FILE}, its ranks standing for
+ * the file's GPUs), every rank gathers every node's offer, and the nodes are joined
+ * ({@link Layout#connect}). A node without a file, in a job of several nodes, lays its ranks out
+ * as {@link NodeGraphs#ofRanks} does (each rank a way out of the node); a job on one node without
+ * a file keeps the flat channels ({@code null} here).
+ *
+ * <pre>{@code
+ * Layout l = JobChannels.of(config, ServerLayout.uniform(2, 4));   // threads standing for 2 nodes
+ * List<String> rings = l.describeRings();                          // Channel 00/08 : 0 1 2 3 4 5 6 7
+ * }</pre>
+ */
+public final class JobChannels {
+    /** First byte of an offer that failed: the rest is why. */
+    private static final byte FAILED = '!';
+
+    private JobChannels() {
+    }
+
+    /** The graphs rank {@code rank} offers for its node: its topology file's search, or null when it has none. */
+    public static NodeGraphs offered(Config config, ServerLayout hosts, int rank) {
+        if (config.topoFile().isEmpty()) {
+            return null;
+        }
+        String file = config.topoFile().get();
+        int node = hosts.serverOf(rank);
+        try {
+            TopoSystem system = TopoSystem.load(Path.of(file));
+            config.topoDumpFile().ifPresent(f -> system.dump(Path.of(f)));
+            return NodeGraphs.search(system, hosts.localSize(node), hosts.servers() > 1);
+        } catch (IllegalArgumentException e) {
+            throw JcclException.invalidArgument(rank, "JCCL_TOPO_FILE", file + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The channels of rank {@code bootstrap.rank()} of a job in several processes: its node's offer
+     * all-gathered over the bootstrap (collective: every rank calls it). A rank whose topology file
+     * fails still takes part, so that every rank fails naming it rather than waiting for it.
+     */
+    public static Layout gather(Bootstrap bootstrap, Config config, ServerLayout hosts) {
+        int rank = bootstrap.rank();
+        byte[] mine;
+        JcclException failed = null;
+        try {
+            NodeGraphs offer = offered(config, hosts, rank);
+            mine = offer == null ? new byte[0] : offer.encode();
+        } catch (JcclException e) {
+            failed = e;
+            mine = (FAILED + e.getMessage()).getBytes(StandardCharsets.UTF_8);
+        }
+        byte[][] all = bootstrap.allGather(mine);
+        if (failed != null) {
+            throw failed;
+        }
+        for (int r = 0; r < all.length; r++) {
+            if (all[r].length > 0 && all[r][0] == FAILED) {
+                throw JcclException.invalidArgument(rank, "JCCL_TOPO_FILE", "rank " + r + "'s: "
+                        + new String(all[r], 1, all[r].length - 1, StandardCharsets.UTF_8));
+            }
+        }
+        return connect(Arrays.asList(all), hosts);
+    }
+
+    /**
+     * The channels from what every rank offered ({@code offers.get(r)}: rank r's encoded graphs,
+     * empty for none): each node's graphs are its lowest rank's; null for flat channels.
+     */
+    static Layout connect(List<byte[]> offers, ServerLayout hosts) {
+        return connect(hosts, node -> {
+            byte[] b = offers.get(hosts.rank(node, 0));
+            try {
+                return b.length == 0 ? null : NodeGraphs.decode(b);
+            } catch (IllegalArgumentException e) {
+                throw JcclException.invalidArgument(hosts.rank(node, 0), "node graphs", e.getMessage());
+            }
+        });
+    }
+
+    /** The channels of ranks that are threads of one process, all taking {@code config}'s topology file. */
+    public static Layout of(Config config, ServerLayout hosts) {
+        NodeGraphs[] byNode = new NodeGraphs[hosts.servers()];
+        return connect(hosts, node -> {
+            if (byNode[node] == null) {
+                byNode[node] = offered(config, hosts, hosts.rank(node, 0));
+            }
+            return byNode[node];
+        });
+    }
+
+    private static Layout connect(ServerLayout hosts, Function<Integer, NodeGraphs> offerOf) {
+        List<NodeGraphs> nodes = new ArrayList<>(hosts.servers());
+        boolean anyFile = false;
+        int widest = 1;
+        for (int i = 0; i < hosts.servers(); i++) {
+            widest = Math.max(widest, hosts.localSize(i));
+        }
+        int channels = Math.min(widest, TopoSearch.MAX_CHANNELS / 2);
+        for (int i = 0; i < hosts.servers(); i++) {
+            NodeGraphs g = offerOf.apply(i);
+            anyFile |= g != null;
+            nodes.add(g != null ? g : NodeGraphs.ofRanks(hosts.localSize(i), channels));
+        }
+        if (!anyFile && hosts.servers() == 1) {
+            return null;
+        }
+        try {
+            return Layout.connect(nodes, hosts);
+        } catch (IllegalArgumentException e) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "topology", "the nodes' channels do not connect: "
+                    + e.getMessage());
+        }
+    }
+
+    /** JCCL_DEBUG=INFO, subsystem GRAPH: the rings and this rank's trees, as NCCL prints them. */
+    public static void log(Log log, Layout layout, int rank) {
+        if (!log.on(Config.Debug.INFO, Config.Subsys.GRAPH)) {
+            return;
+        }
+        if (layout == null) {
+            log.info(Config.Subsys.GRAPH, "one node, no topology file: flat channels (ring 0 1 .. n-1, double binary tree over ranks)");
+            return;
+        }
+        log.info(Config.Subsys.GRAPH, layout.nNodes() + " node(s) " + layout.hosts() + ", " + layout.nChannels()
+                + " channel(s) searched, tree pattern " + layout.treeGraph(layout.hosts().serverOf(rank)).pattern());
+        for (String line : layout.describeRings()) {
+            log.info(Config.Subsys.GRAPH, line);
+        }
+        log.info(Config.Subsys.GRAPH, layout.describeTrees(rank));
+    }
+}
