@@ -250,11 +250,13 @@ public final class Tuner {
         long message = Math.max(1, p.maxMessageBytes(p.buffSize(config)));
         long bySize = Math.max(1, bytes / (message * nranks));
         int byCores = Math.max(1, cores / nranks);
-        if (topology != null && nNodes > 1) {
+        int max = config.maxChannels();
+        if (topology != null && nNodes > 1 && !config.channelBoundsGiven()) {
             // Between nodes the links bound a call, not the cores: a channel for each way out of a node.
             byCores = Math.max(byCores, topology.nChannels());
+            max = Math.max(max, topology.nChannels());
         }
-        return (int) Math.max(config.minChannels(), Math.min(config.maxChannels(), Math.min(bySize, byCores)));
+        return (int) Math.max(config.minChannels(), Math.min(max, Math.min(bySize, byCores)));
     }
 
     private int clampChannels(int n) {

@@ -13,6 +13,7 @@ import io.jccl.engine.CollectiveArgs;
 import io.jccl.engine.EngineRank;
 import io.jccl.engine.EngineStream;
 import io.jccl.engine.Join;
+import io.jccl.engine.JobChannels;
 import io.jccl.engine.SharedSettings;
 import io.jccl.engine.P2pArgs;
 import io.jccl.engine.Planner;
@@ -112,6 +113,7 @@ public final class CudaComm extends EngineRank {
         CudaDomain d = new CudaDomain(shared, devices);
         for (int r = 0; r < configs.size(); r++) {
             d.join(new CudaComm(d, r, configs.get(r)));
+            JobChannels.log(Log.of(configs.get(r), r), d.tuner.topology(), r);
         }
         if (d.spansGpus()) {
             for (int from = 0; from < devices.size(); from++) {
@@ -146,6 +148,8 @@ public final class CudaComm extends EngineRank {
                 device.ordinal());
         GpuProcessFifos.Kind kind = s.p2pDisable() ? GpuProcessFifos.Kind.HOST : GpuProcessFifos.Kind.IPC;
         boolean removeStale = where.otherProcessesHere && rank == firstLocal(where.local);
+        io.jccl.topo.Layout channels = JobChannels.gather(bootstrap, config,
+                io.jccl.topo.ServerLayout.ofHosts(bootstrap.locality().hostOf()));
         return JOINING.join(bootstrap, s.commId(), removeStale, new Join.Steps<CudaDomain, CudaComm>() {
             @Override
             public CudaDomain domain() {
@@ -153,7 +157,7 @@ public final class CudaComm extends EngineRank {
                 GpuProcessFifos remote = where.otherProcessesHere ? new GpuProcessFifos(kind, where, config.timeout()) : null;
                 CudaDevice[] devices = localDevices(where, device);
                 return new CudaDomain(n, shared, devices, where.gpus, CudaDomain.tuner(shared, n, devices, where.sharing,
-                        where.severalGpusOnAHost, s.tuningText()), remote, where.sharing);
+                        where.severalGpusOnAHost, s.tuningText(), channels), remote, where.sharing);
             }
 
             @Override
@@ -181,6 +185,7 @@ public final class CudaComm extends EngineRank {
                 if (log.on(Config.Debug.INFO, Config.Subsys.INIT)) {
                     logTransports(log, rank, where, d, kind, device);
                 }
+                JobChannels.log(log, d.tuner.topology(), rank);
             }
 
             @Override

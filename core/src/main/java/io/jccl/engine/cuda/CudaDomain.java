@@ -5,6 +5,7 @@ import io.jccl.CudaDevice;
 import io.jccl.Config;
 import io.jccl.ErrorCode;
 import io.jccl.JcclException;
+import io.jccl.engine.JobChannels;
 import io.jccl.engine.Planner;
 import io.jccl.log.Log;
 import io.jccl.proto.Protocol;
@@ -67,7 +68,8 @@ final class CudaDomain {
 
     private CudaDomain(Config config, CudaDevice[] devices, int sharing) {
         this(devices.length, config, devices, java.util.Arrays.stream(devices).map(CudaDevice::pciBusId).toArray(String[]::new),
-                tuner(config, devices.length, devices, sharing, false, null), null, sharing);
+                tuner(config, devices.length, devices, sharing, false, null,
+                        JobChannels.of(config, io.jccl.topo.ServerLayout.single(devices.length))), null, sharing);
     }
 
     /**
@@ -120,13 +122,15 @@ final class CudaDomain {
      * The tuner of {@code nranks} ranks, this process's on {@code devices} (null for the others'),
      * at most {@code sharing} of them on one GPU: {@link CudaTuning#tuner} for the fewest
      * multiprocessors of those GPUs, and no bundled table where the ranks are on several GPUs of
-     * a host ({@code severalGpus}, or this process's alone): the tables are measured on one.
+     * a host ({@code severalGpus}, or this process's alone): the tables are measured on one. Plans
+     * lie on {@code topology}'s channels ({@link JobChannels}; null: the flat ones).
      */
-    static Tuner tuner(Config config, int nranks, CudaDevice[] devices, int sharing, boolean severalGpus, String tuningText) {
+    static Tuner tuner(Config config, int nranks, CudaDevice[] devices, int sharing, boolean severalGpus, String tuningText,
+                       io.jccl.topo.Layout topology) {
         List<CudaDevice> mine = java.util.Arrays.stream(devices).filter(java.util.Objects::nonNull).toList();
         boolean oneGpu = !severalGpus && mine.stream().map(CudaDevice::pciBusId).distinct().count() == 1;
         int fewestSms = mine.stream().mapToInt(CudaDevice::multiprocessors).min().orElseThrow();
-        return CudaTuning.tuner(config, nranks, sharing, oneGpu ? mine.getFirst().name() : null, fewestSms, tuningText);
+        return CudaTuning.tuner(config, nranks, sharing, oneGpu ? mine.getFirst().name() : null, fewestSms, tuningText, topology);
     }
 
     /**

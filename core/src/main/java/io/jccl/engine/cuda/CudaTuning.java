@@ -8,6 +8,7 @@ import io.jccl.engine.Planner;
 import io.jccl.kernels.WorkLayout;
 import io.jccl.plan.Plan;
 import io.jccl.proto.Protocol;
+import io.jccl.topo.Layout;
 import io.jccl.topo.ServerLayout;
 import io.jccl.tune.Choice;
 import io.jccl.tune.Tuner;
@@ -144,17 +145,25 @@ final class CudaTuning {
      * calls it covers; else, and for the calls a table leaves out, the GPU's cost model
      * ({@link CudaCostModel}), pricing the channels the engine will run: {@link #channels}, taking
      * one resident block per multiprocessor, as on the H100 (the planner counts them); or, where
-     * channel bounds are given, the host engine's, which the planner then keeps.
+     * channel bounds are given, the host engine's, which the planner then keeps. Plans lie on
+     * {@code topology}'s channels (null: the flat ones on one host).
      */
     static Tuner tuner(Config config, int nranks, int sharing, String gpuName, int multiprocessors, String tuningText) {
+        return tuner(config, nranks, sharing, gpuName, multiprocessors, tuningText, null);
+    }
+
+    /** As {@link #tuner(Config, int, int, String, int, String)}, planning on {@code topology}'s channels. */
+    static Tuner tuner(Config config, int nranks, int sharing, String gpuName, int multiprocessors, String tuningText,
+                       Layout topology) {
         String text = tuningText;
         if (text == null) {
             text = config.tuningFile() == null ? bundledTable(gpuName) : Tuner.tuningText(config);
         }
         int perRank = Math.max(1, multiprocessors / Math.max(1, sharing));
         Tuner.ChannelRule gpuChannels = config.channelBoundsGiven() ? null : (bytes, p) -> channels(p, bytes, perRank);
-        return Tuner.create(config, ServerLayout.single(nranks), Runtime.getRuntime().availableProcessors(), text,
-                CudaCostModel.of(nranks, sharing), gpuChannels);
+        ServerLayout hosts = topology == null ? ServerLayout.single(nranks) : topology.hosts();
+        return Tuner.create(config, hosts, Runtime.getRuntime().availableProcessors(), text,
+                CudaCostModel.of(nranks, sharing), gpuChannels).withTopology(topology);
     }
 
     static int kernelProtocol(Protocol p) {

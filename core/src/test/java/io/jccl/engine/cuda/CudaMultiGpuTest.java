@@ -203,6 +203,60 @@ class CudaMultiGpuTest {
         }
     }
 
+    /**
+     * With a topology file the ranks stand for its GPUs and plan on the channels its search found,
+     * as the host engine does: INFO prints the same rings and trees, and ring and tree all-reduce
+     * across the two GPUs come out exact.
+     */
+    @Test
+    void plansLieOnTheChannelsOfATopologyFile() throws java.io.IOException {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("jccl-graph", ".log");
+        String topo = "src/test/resources/topo/pcie-4gpu.xml";
+        try {
+            Config base = Config.defaults().withTopoFile(topo).withDebug(Config.Debug.INFO).withDebugSubsys("GRAPH")
+                    .withDebugFile(file.toString()).withChannels(2, 2);
+            io.jccl.topo.Layout expected = io.jccl.engine.JobChannels.of(base, io.jccl.topo.ServerLayout.single(4));
+            List<CudaDevice> devices = on(0, 1, 0, 1);
+            for (String algo : List.of("ring", "tree")) {
+                Communicator[] comms = Communicator.initAllCuda(devices, base.withAlgorithms(algo));
+                CudaStream[] s = new CudaStream[4];
+                try (Arena arena = Arena.ofShared()) {
+                    MemorySegment[] buf = new MemorySegment[4];
+                    int count = 3001;
+                    Group.start();
+                    for (int r = 0; r < 4; r++) {
+                        s[r] = new CudaStream(devices.get(r));
+                        int[] v = new int[count];
+                        for (int i = 0; i < count; i++) {
+                            v[i] = r * 1000 + i;
+                        }
+                        buf[r] = CudaCollectivesTest.buffer(devices.get(r), arena, bytes(v));
+                        comms[r].allReduce(buf[r], buf[r], count, DataType.INT32, RedOp.SUM, s[r]);
+                    }
+                    Group.end();
+                    int[] want = new int[count];
+                    for (int i = 0; i < count; i++) {
+                        want[i] = 6000 + 4 * i;
+                    }
+                    for (int r = 0; r < 4; r++) {
+                        s[r].synchronize();
+                        assertThat(CudaCollectivesTest.read(devices.get(r), buf[r], 4 * count)).as(algo + " rank " + r)
+                                .isEqualTo(bytes(want));
+                    }
+                } finally {
+                    close(comms, s);
+                }
+            }
+            String log = java.nio.file.Files.readString(file);
+            for (String ring : expected.describeRings()) {
+                assertThat(log).contains("[0] jccl INFO GRAPH " + ring);
+            }
+            assertThat(log).contains("[2] jccl INFO GRAPH " + expected.describeTrees(2));
+        } finally {
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
     /** Each rank's buffers and stream must be of its own GPU; the error names the rank and both GPUs. */
     @Test
     void buffersAndStreamsOfAnotherGpuAreRefused() {

@@ -102,6 +102,11 @@ class FakeDriverEngineTest {
     }
 
     @Test
+    void acrossGpusPlansLieOnTheChannelsOfATopologyFile() throws java.io.IOException {
+        new CudaMultiGpuTest().plansLieOnTheChannelsOfATopologyFile();
+    }
+
+    @Test
     void acrossGpusBuffersAndStreamsOfTheOtherGpuAreRefused() {
         new CudaMultiGpuTest().buffersAndStreamsOfAnotherGpuAreRefused();
     }
