@@ -376,6 +376,26 @@ public final class Config {
         return !get(Settings.CMA_DISABLE);
     }
 
+    /** Reads this node's graphs from this NCCL graph XML file instead of searching (JCCL_GRAPH_FILE); null or blank: search. */
+    public Config withGraphFile(String file) {
+        return withText(Settings.GRAPH_FILE, file);
+    }
+
+    /** Rank 0 writes its node's graphs to this file (JCCL_GRAPH_DUMP_FILE); null or blank: it does not. */
+    public Config withGraphDumpFile(String file) {
+        return withText(Settings.GRAPH_DUMP_FILE, file);
+    }
+
+    /** The graph file to read (JCCL_GRAPH_FILE), if any. */
+    public Optional<String> graphFile() {
+        return Optional.ofNullable(get(Settings.GRAPH_FILE));
+    }
+
+    /** The file to write the graphs to (JCCL_GRAPH_DUMP_FILE), if any. */
+    public Optional<String> graphDumpFile() {
+        return Optional.ofNullable(get(Settings.GRAPH_DUMP_FILE));
+    }
+
     /** The topology file to read (JCCL_TOPO_FILE), if any. */
     public Optional<String> topoFile() {
         return Optional.ofNullable(get(Settings.TOPO_FILE));

@@ -132,6 +132,24 @@ class SearchedChannelsTest {
         assertThatThrownBy(() -> NodeGraphs.decode("RING 0:1,x:0".getBytes())).isInstanceOf(IllegalArgumentException.class);
     }
 
+    @Test
+    void graphsDumpedByOneJobDriveAnotherAsNcclsGraphFilesDo() throws IOException {
+        Path graphs = dir.resolve("graphs.xml");
+        Config dumping = Config.defaults().withTopoFile(H100.toString()).withGraphDumpFile(graphs.toString());
+        Layout searched = JobChannels.of(dumping, ServerLayout.uniform(2, 8));
+        String xml = Files.readString(graphs);
+        assertThat(xml).contains("<graphs version=\"1\">").contains("<graph id=\"0\" pattern=\"4\"")
+                .contains("<net dev=\"0\"/>").contains("<gpu dev=\"7\"/>");
+        Layout loaded = JobChannels.of(Config.defaults().withGraphFile(graphs.toString()), ServerLayout.uniform(2, 8));
+        assertThat(loaded.describeRings()).isEqualTo(searched.describeRings());
+        assertThat(loaded.describeTrees(9)).isEqualTo(searched.describeTrees(9));
+        // A graph file of another node size, and one that is not a graph file, are refused naming the setting.
+        assertThatThrownBy(() -> JobChannels.of(Config.defaults().withGraphFile(graphs.toString()), ServerLayout.uniform(2, 4)))
+                .isInstanceOf(JcclException.class).hasMessageContaining("JCCL_GRAPH_FILE").hasMessageContaining("8 GPUs for the 4 ranks");
+        assertThatThrownBy(() -> JobChannels.of(Config.defaults().withGraphFile(H100.toString()), ServerLayout.uniform(2, 8)))
+                .isInstanceOf(JcclException.class).hasMessageContaining("JCCL_GRAPH_FILE").hasMessageContaining("not <graphs>");
+    }
+
     /** An all-reduce of {@code count} ints on every rank (rank r gives r + i) comes out exact everywhere. */
     private static void assertSums(Communicator[] comms, int count) {
         int n = comms.length;

@@ -107,6 +107,11 @@ public final class Settings {
             + "format (what `NCCL_TOPO_DUMP_FILE` writes), used instead of detecting the machine");
     public static final Setting<String> TOPO_DUMP_FILE = text("JCCL_TOPO_DUMP_FILE", 4096)
             .doc("where to write the topology in use, in NCCL's XML format");
+    public static final Setting<String> GRAPH_FILE = text("JCCL_GRAPH_FILE", 4096).doc("this node's ring and tree graphs "
+            + "in NCCL's graph XML format (what `JCCL_GRAPH_DUMP_FILE` or `NCCL_GRAPH_DUMP_FILE` writes), used instead of "
+            + "searching the topology");
+    public static final Setting<String> GRAPH_DUMP_FILE = text("JCCL_GRAPH_DUMP_FILE", 4096)
+            .doc("where rank 0 writes its node's ring and tree graphs, in NCCL's graph XML format");
     public static final Setting<Debug> DEBUG = new Setting<Debug>("JCCL_DEBUG", t -> Debug.valueOf(t.toUpperCase(Locale.ROOT)),
             Debug::name, "must be NONE, VERSION, WARN, INFO or TRACE").initial(() -> Debug.WARN).doc("what jccl logs, as "
                     + "`NCCL_DEBUG`: `NONE`; `VERSION` (jccl's version once per process); `WARN` (also warnings); `INFO` "
@@ -127,7 +132,7 @@ public final class Settings {
     public static final List<Setting<?>> ALL = List.of(BUFFSIZE, LL_BUFFSIZE, LL128_BUFFSIZE, TIMEOUT, ALGO, PROTO,
             MIN_NCHANNELS, MAX_NCHANNELS, INTER_BW, INTER_LATENCY, INTRA_BW, INTRA_LATENCY, TUNING_FILE, P2P_DISABLE,
             SHM_DISABLE, CMA_DISABLE, CHECK_CALLS, KEEPALIVE_MS, COMM_BLOCKING, SOCKET_NTHREADS, NSOCKS_PERTHREAD, SOCKET_IFNAME, SOCKET_FAMILY, BOOTSTRAP_TIMEOUT,
-            HOSTID, TOPO_FILE, TOPO_DUMP_FILE, DEBUG, DEBUG_SUBSYS, DEBUG_FILE);
+            HOSTID, TOPO_FILE, TOPO_DUMP_FILE, GRAPH_FILE, GRAPH_DUMP_FILE, DEBUG, DEBUG_SUBSYS, DEBUG_FILE);
 
     static {
         for (int i = 0; i < ALL.size(); i++) {

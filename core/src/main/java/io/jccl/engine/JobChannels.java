@@ -9,8 +9,11 @@ import io.jccl.topo.NodeGraphs;
 import io.jccl.topo.ServerLayout;
 import io.jccl.topo.TopoSearch;
 import io.jccl.topo.TopoSystem;
+import io.jccl.topo.XmlElement;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,8 +22,9 @@ import java.util.function.Function;
 
 /**
  * The channels a communicator plans on, made at init as NCCL's connect step makes them: each node
- * offers the graphs its topology file searched ({@code JCCL_TOPO_FILE}, its ranks standing for
- * the file's GPUs), every rank gathers every node's offer, and the nodes are joined
+ * offers the graphs its graph file holds ({@code JCCL_GRAPH_FILE}) or its topology file's search
+ * found ({@code JCCL_TOPO_FILE}, its ranks standing for the file's GPUs in rank order), every
+ * rank gathers every node's offer, and the nodes are joined
  * ({@link Layout#connect}). A node without a file, in a job of several nodes, lays its ranks out
  * as {@link NodeGraphs#ofRanks} does (each rank a way out of the node); a job on one node without
  * a file keeps the flat channels ({@code null} here).
@@ -37,19 +41,49 @@ public final class JobChannels {
     private JobChannels() {
     }
 
-    /** The graphs rank {@code rank} offers for its node: its topology file's search, or null when it has none. */
+    /**
+     * The graphs rank {@code rank} offers for its node: its graph file's ({@code JCCL_GRAPH_FILE}),
+     * else its topology file's search, else null (none: the ranks alone decide).
+     */
     public static NodeGraphs offered(Config config, ServerLayout hosts, int rank) {
+        int local = hosts.localSize(hosts.serverOf(rank));
+        if (config.graphFile().isPresent()) {
+            String file = config.graphFile().get();
+            try {
+                NodeGraphs g = NodeGraphs.fromXml(XmlElement.read(Path.of(file)));
+                if (g.localRanks() != local) {
+                    throw new IllegalArgumentException("its channels are over " + g.localRanks() + " GPUs for the " + local
+                            + " ranks of this node");
+                }
+                return g;
+            } catch (IllegalArgumentException | JcclException e) {
+                throw JcclException.invalidArgument(rank, "JCCL_GRAPH_FILE", file + ": " + e.getMessage());
+            }
+        }
         if (config.topoFile().isEmpty()) {
             return null;
         }
         String file = config.topoFile().get();
-        int node = hosts.serverOf(rank);
         try {
             TopoSystem system = TopoSystem.load(Path.of(file));
             config.topoDumpFile().ifPresent(f -> system.dump(Path.of(f)));
-            return NodeGraphs.search(system, hosts.localSize(node), hosts.servers() > 1);
+            return NodeGraphs.search(system, local, hosts.servers() > 1);
         } catch (IllegalArgumentException e) {
             throw JcclException.invalidArgument(rank, "JCCL_TOPO_FILE", file + ": " + e.getMessage());
+        }
+    }
+
+    /** JCCL_GRAPH_DUMP_FILE on rank 0: its node's graphs, as NCCL dumps them, whether searched or laid over the ranks. */
+    private static void dump(Config config, Layout layout, int rank) {
+        if (rank != 0 || layout == null || config.graphDumpFile().isEmpty()) {
+            return;
+        }
+        String file = config.graphDumpFile().get();
+        NodeGraphs mine = new NodeGraphs(layout.ringGraph(0), layout.treeGraph(0));
+        try {
+            Files.writeString(Path.of(file), mine.toXml().write());
+        } catch (IOException e) {
+            throw JcclException.invalidArgument(rank, "JCCL_GRAPH_DUMP_FILE", "cannot be written: " + file + ": " + e);
         }
     }
 
@@ -79,7 +113,9 @@ public final class JobChannels {
                         + new String(all[r], 1, all[r].length - 1, StandardCharsets.UTF_8));
             }
         }
-        return connect(Arrays.asList(all), hosts);
+        Layout layout = connect(Arrays.asList(all), hosts);
+        dump(config, layout, rank);
+        return layout;
     }
 
     /**
@@ -100,12 +136,14 @@ public final class JobChannels {
     /** The channels of ranks that are threads of one process, all taking {@code config}'s topology file. */
     public static Layout of(Config config, ServerLayout hosts) {
         NodeGraphs[] byNode = new NodeGraphs[hosts.servers()];
-        return connect(hosts, node -> {
+        Layout layout = connect(hosts, node -> {
             if (byNode[node] == null) {
                 byNode[node] = offered(config, hosts, hosts.rank(node, 0));
             }
             return byNode[node];
         });
+        dump(config, layout, 0);
+        return layout;
     }
 
     private static Layout connect(ServerLayout hosts, Function<Integer, NodeGraphs> offerOf) {

@@ -74,6 +74,119 @@ public record NodeGraphs(TopoGraph ring, TopoGraph tree) {
         return new TopoGraph(p, ch, 0, 0, PathType.LOC, PathType.NET, false, false);
     }
 
+    /**
+     * The graphs in NCCL's graph XML ({@code NCCL_GRAPH_DUMP_FILE}'s): {@code <graphs version="1">}
+     * with the ring as graph 0 and the tree as graph 1, each channel its {@code <net dev>} ports
+     * and {@code <gpu dev>} GPUs in order (dev: the GPU's index among the node's, by rank).
+     */
+    public XmlElement toXml() {
+        XmlElement graphs = new XmlElement("graphs").set("version", 1);
+        graphs.add(xml(ring, 0));
+        graphs.add(xml(tree, 1));
+        return graphs;
+    }
+
+    private static XmlElement xml(TopoGraph g, int id) {
+        XmlElement e = new XmlElement("graph").set("id", id).set("pattern", g.pattern().ncclId())
+                .set("crossnic", g.crossNic() ? 1 : 0).set("nchannels", g.nChannels())
+                .set("speedintra", String.valueOf(g.bwIntra())).set("speedinter", String.valueOf(g.bwInter()))
+                .set("latencyinter", 0).set("typeintra", g.typeIntra().name()).set("typeinter", g.typeInter().name())
+                .set("samechannels", g.sameChannels() ? 1 : 0);
+        for (TopoGraph.Channel c : g.channels()) {
+            XmlElement ch = new XmlElement("channel");
+            if (c.netIn() >= 0) {
+                ch.add(new XmlElement("net").set("dev", c.netIn()));
+            }
+            for (int gpu : c.gpus()) {
+                ch.add(new XmlElement("gpu").set("dev", gpu));
+            }
+            if (c.netOut() >= 0) {
+                ch.add(new XmlElement("net").set("dev", c.netOut()));
+            }
+            e.add(ch);
+        }
+        return e;
+    }
+
+    /**
+     * The ring graph and the first tree graph of an NCCL graph XML document; refused, saying what
+     * is wrong, when it has neither or a channel's GPUs are not a permutation of the node's.
+     */
+    public static NodeGraphs fromXml(XmlElement graphs) {
+        if (!graphs.name().equals("graphs")) {
+            throw new IllegalArgumentException("the document is <" + graphs.name() + ">, not <graphs>");
+        }
+        TopoGraph ring = null;
+        TopoGraph tree = null;
+        for (XmlElement g : graphs.children("graph")) {
+            TopoGraph parsed = graphOf(g);
+            if (parsed.pattern() == TopoPattern.RING && ring == null) {
+                ring = parsed;
+            } else if (parsed.pattern().isTree() && tree == null) {
+                tree = parsed;
+            }
+        }
+        if (ring == null || tree == null) {
+            throw new IllegalArgumentException("the graphs need a ring (pattern 4) and a tree (pattern 1, 2 or 3)");
+        }
+        return new NodeGraphs(ring, tree);
+    }
+
+    private static TopoGraph graphOf(XmlElement g) {
+        int id = Integer.parseInt(g.attr("pattern").orElseThrow(() -> new IllegalArgumentException("a <graph> without pattern")));
+        TopoPattern p = null;
+        for (TopoPattern t : TopoPattern.values()) {
+            if (t.ncclId() == id) {
+                p = t;
+            }
+        }
+        if (p == null) {
+            throw new IllegalArgumentException("graph pattern " + id + " is not one jccl lays (1 to 4)");
+        }
+        List<TopoGraph.Channel> ch = new ArrayList<>();
+        int size = -1;
+        for (XmlElement c : g.children("channel")) {
+            List<Integer> gpus = new ArrayList<>();
+            int netIn = -1;
+            int netOut = -1;
+            for (XmlElement k : c.children()) {
+                int dev = Integer.parseInt(k.attr("dev").orElseThrow(() -> new IllegalArgumentException("<" + k.name() + "> without dev")));
+                if (k.name().equals("gpu")) {
+                    gpus.add(dev);
+                } else if (k.name().equals("net")) {
+                    if (gpus.isEmpty()) {
+                        netIn = dev;
+                    } else {
+                        netOut = dev;
+                    }
+                }
+            }
+            int[] order = gpus.stream().mapToInt(Integer::intValue).toArray();
+            java.util.BitSet seen = new java.util.BitSet();
+            for (int x : order) {
+                if (x < 0 || x >= order.length || seen.get(x)) {
+                    throw new IllegalArgumentException("channel " + gpus + " is not an order of GPUs 0.." + (order.length - 1));
+                }
+                seen.set(x);
+            }
+            if (size >= 0 && order.length != size) {
+                throw new IllegalArgumentException("channels of " + size + " and " + order.length + " GPUs");
+            }
+            size = order.length;
+            ch.add(new TopoGraph.Channel(netIn, order, netOut));
+        }
+        if (ch.isEmpty()) {
+            throw new IllegalArgumentException("graph pattern " + id + " has no channel");
+        }
+        return new TopoGraph(p, ch, number(g, "speedintra"), number(g, "speedinter"),
+                PathType.parse(g.attr("typeintra").orElse("LOC")), PathType.parse(g.attr("typeinter").orElse("NET")),
+                g.attr("crossnic").orElse("0").equals("1"), g.attr("samechannels").orElse("0").equals("1"));
+    }
+
+    private static double number(XmlElement g, String key) {
+        return Double.parseDouble(g.attr(key).orElse("0"));
+    }
+
     /** Local ranks the graphs are over. */
     public int localRanks() {
         return ring.channel(0).size();

@@ -32,7 +32,8 @@ class SettingsTest {
             entry("JCCL_COMM_BLOCKING", "0"), entry("JCCL_SOCKET_NTHREADS", "2"),
             entry("JCCL_NSOCKS_PERTHREAD", "4"), entry("JCCL_SOCKET_IFNAME", "^docker,lo"), entry("JCCL_SOCKET_FAMILY", "AF_INET6"),
             entry("JCCL_BOOTSTRAP_TIMEOUT", "0.75"), entry("JCCL_HOSTID", "host-a"), entry("JCCL_TOPO_FILE", "/t/in.xml"),
-            entry("JCCL_TOPO_DUMP_FILE", "/t/out.xml"), entry("JCCL_DEBUG", "INFO"),
+            entry("JCCL_TOPO_DUMP_FILE", "/t/out.xml"), entry("JCCL_GRAPH_FILE", "/t/g.xml"),
+            entry("JCCL_GRAPH_DUMP_FILE", "/t/gd.xml"), entry("JCCL_DEBUG", "INFO"),
             entry("JCCL_DEBUG_SUBSYS", "COLL,NET"), entry("JCCL_DEBUG_FILE", "/t/jccl-%h-%p.log"));
 
     /** A value the row refuses, for every row. */
@@ -45,7 +46,8 @@ class SettingsTest {
             entry("JCCL_COMM_BLOCKING", "no"), entry("JCCL_SOCKET_NTHREADS", "0"),
             entry("JCCL_NSOCKS_PERTHREAD", "two"), entry("JCCL_SOCKET_IFNAME", "e".repeat(4097)),
             entry("JCCL_SOCKET_FAMILY", "AF_UNIX"), entry("JCCL_BOOTSTRAP_TIMEOUT", "soon"), entry("JCCL_HOSTID", "h".repeat(201)),
-            entry("JCCL_TOPO_FILE", "t".repeat(4097)), entry("JCCL_TOPO_DUMP_FILE", "d".repeat(4097)), entry("JCCL_DEBUG", "LOUD"),
+            entry("JCCL_TOPO_FILE", "t".repeat(4097)), entry("JCCL_TOPO_DUMP_FILE", "d".repeat(4097)), entry("JCCL_GRAPH_FILE", "g".repeat(4097)),
+            entry("JCCL_GRAPH_DUMP_FILE", "h".repeat(4097)), entry("JCCL_DEBUG", "LOUD"),
             entry("JCCL_DEBUG_SUBSYS", "INIT,NETWORK"), entry("JCCL_DEBUG_FILE", "/t/jccl-%r.log"));
 
     @Test
