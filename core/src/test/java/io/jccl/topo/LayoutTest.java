@@ -161,6 +161,61 @@ class LayoutTest {
         }
     }
 
+    /**
+     * Nodes of CPU ranks (NodeGraphs.ofRanks: channel c enters each node at local rank c), placed
+     * contiguously and interleaved (rank r on node r mod N), on 1 to 16 nodes: ring and trees of
+     * every collective they plan, checked by the verifier, and every local rank leaving its node
+     * on exactly one of the searched channels.
+     */
+    @Test
+    void schedulesOnRankChannelsOfAnyPlacementPassTheVerifier() {
+        List<String> failures = new ArrayList<>();
+        int cases = 0;
+        for (int nodes : NODES) {
+            for (boolean interleaved : new boolean[] {false, true}) {
+                int local = 3;
+                List<Integer> hostOf = new ArrayList<>();
+                for (int r = 0; r < nodes * local; r++) {
+                    hostOf.add(interleaved ? r % nodes : r / local);
+                }
+                ServerLayout hosts = ServerLayout.ofHosts(hostOf);
+                Layout l = Layout.connect(java.util.Collections.nCopies(nodes, NodeGraphs.ofRanks(local, local)), hosts);
+                int n = l.nranks();
+                String what = nodes + " nodes" + (interleaved ? " interleaved" : "");
+                if (nodes > 1) {
+                    java.util.Set<Integer> leaving = new java.util.HashSet<>();
+                    for (int c = 0; c < local; c++) {
+                        Ring ring = l.channels(local).ring(c);
+                        for (int p = 0; p < n; p++) {
+                            if (hosts.serverOf(ring.at(p)) != hosts.serverOf(ring.at(p + 1)) && hosts.serverOf(ring.at(p)) == 0) {
+                                leaving.add(ring.at(p));
+                            }
+                        }
+                    }
+                    assertThat(leaving).as(what).hasSize(local);
+                }
+                for (Collective coll : List.of(Collective.ALL_REDUCE, Collective.ALL_GATHER, Collective.REDUCE_SCATTER,
+                        Collective.BROADCAST, Collective.REDUCE)) {
+                    List<Algorithm> algos = coll == Collective.ALL_REDUCE
+                            ? List.of(Algorithm.RING, Algorithm.TREE, Algorithm.SPLIT_TREE) : List.of(Algorithm.RING);
+                    for (Algorithm a : algos) {
+                        for (int channels : new int[] {1, local + 1}) {
+                            Call call = new Call(coll, n, n + 3, coll.rooted() ? n / 2 + 1 : 0);
+                            Plan plan = Algorithms.plan(call, a, l.channels(channels), 2);
+                            VerifyResult res = Verifier.collective(plan, call, false, 2);
+                            cases++;
+                            if (!res.ok()) {
+                                failures.add(what + " " + coll + " " + a.id() + " x" + channels + ": " + res.describe());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(failures).isEmpty();
+        assertThat(cases).isGreaterThan(100);
+    }
+
     @Test
     void schedulesOnSearchedChannelsPassTheVerifier() {
         List<String> failures = new ArrayList<>();
