@@ -43,7 +43,7 @@ final class FabricCommand {
         if (dash < 0 || dash == args.size() - 1) {
             throw new UsageException("jccl fabric: give the command to run after '--' (e.g. -- perf allreduce)");
         }
-        ArgReader r = new ArgReader("jccl fabric", args.subList(0, dash));
+        ArgReader r = new ArgReader("fabric", args.subList(0, dash));
         int servers = 2;
         int ranks = 2;
         double intra = 0;
