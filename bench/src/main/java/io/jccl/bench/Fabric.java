@@ -1,5 +1,7 @@
 package io.jccl.bench;
 
+import io.jccl.topo.ServerLayout;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,16 +19,36 @@ import java.util.stream.Stream;
 
 /**
  * An emulated two-level fabric on this machine: {@code servers × ranks} network namespaces, one per
- * rank, each with one veth link ({@value #IFACE}) to a bridge in a namespace of its own (the root
- * namespace's links and routes are not touched). Rank {@code (s, r)} has address
- * {@code 10.99.s.(r+1)/16}. Each rank's egress is shaped with tc: an htb qdisc with two classes,
- * one for destinations in its own server's {@code 10.99.s.0/24} at the intra-server rate, the other
- * (the default) at the inter-server rate, so the two levels are set independently.
+ * rank, each with one veth link ({@value #IFACE}) into a bridge namespace of its own (the root
+ * namespace's links and routes are not touched). A {@link Placement} says which server each rank
+ * is on; the rank of local index {@code i} on server {@code s} has address {@code 10.99.s.(i+1)/16}.
+ * Each rank's egress is shaped with tc: an htb qdisc whose class for destinations in its own
+ * server's {@code 10.99.s.0/24} runs at the intra-server rate, so the two levels are set
+ * independently. Where the inter-server rate applies depends on the {@link Nic}:
+ *
+ * <pre>
+ *  RAIL: one NIC per rank                  SHARED: one NIC per server
+ *  s0r0 jf0 ─ p0 ─┐                        s0r0 jf0 ─ p0 ─┐
+ *  s0r1 jf0 ─ p1 ─┤                        s0r1 jf0 ─ p1 ─┴ sw0 ─ up0 ═ dn0 ─┐
+ *  s1r0 jf0 ─ p2 ─┼ br0                    s1r0 jf0 ─ p2 ─┐                  ├ br0
+ *  s1r1 jf0 ─ p3 ─┘                        s1r1 jf0 ─ p3 ─┴ sw1 ─ up1 ═ dn1 ─┘
+ *  jf0 egress: own server at intra,        jf0 egress: own server at intra, the rest unshaped;
+ *              the rest at inter           up&lt;s&gt; egress (leaving s) and dn&lt;s&gt; egress (entering s)
+ *                                          at inter
+ * </pre>
+ *
+ * With {@code SHARED} the bridges {@code sw<s>} (one per server) and {@code br0} (the core) are in
+ * the bridge namespace, and the veth pair {@code up<s>}/{@code dn<s>} joining them is the
+ * server's NIC: all the server's ranks share its rate each way, and traffic between ranks of one
+ * server never crosses it.
  *
  * <pre>{@code
  * try (Fabric f = Fabric.build(2, 4, 1000, 250)) {       // 2 servers x 4 ranks, Mbit/s
  *     Process p = f.start(5, List.of("java", ...), f.rankEnvironment(5, false), true);
  * }                                                       // namespaces removed, also on Ctrl-C
+ * try (Fabric f = Fabric.build(2, 4, 1000, 250, Fabric.DEFAULT_BURST_KIB, Placement.INTERLEAVED, Fabric.Nic.SHARED)) {
+ *     int server = f.layout().serverOf(5);                // 1
+ * }
  * }</pre>
  *
  * <p>Ranks started with {@link #rankEnvironment} meet torchrun-style (rank 0 hosts the bootstrap
@@ -56,9 +78,35 @@ public final class Fabric implements AutoCloseable {
     static final int MIN_BURST_KIB = 2;
     static final int MAX_BURST_KIB = 1 << 20;
 
+    /** Where a rank's traffic to other servers is shaped at the inter-server rate. */
+    public enum Nic {
+        /** Each rank has its own link to the other servers (rail-optimised clusters). */
+        RAIL,
+        /** Each server has one link to the other servers, shared by its ranks. */
+        SHARED;
+
+        /** {@code rail} or {@code shared}; IllegalArgumentException otherwise. */
+        public static Nic parse(String text) {
+            return switch (text.strip()) {
+                case "rail" -> RAIL;
+                case "shared" -> SHARED;
+                default -> throw new IllegalArgumentException("'" + text + "' is not rail or shared");
+            };
+        }
+
+        /** As {@link #parse} reads it. */
+        @Override
+        public String toString() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     private final String name;
     private final int servers;
     private final int ranks;
+    private final Placement placement;
+    private final ServerLayout layout;
+    private final Nic nic;
     private final double intraMbit;
     private final double interMbit;
     private final int burstKib;
@@ -67,10 +115,14 @@ public final class Fabric implements AutoCloseable {
     private final List<Process> processes = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
-    private Fabric(String name, int servers, int ranks, double intraMbit, double interMbit, int burstKib) {
+    private Fabric(String name, int servers, int ranks, double intraMbit, double interMbit, int burstKib, Placement placement,
+            Nic nic) {
         this.name = name;
         this.servers = servers;
         this.ranks = ranks;
+        this.placement = placement;
+        this.layout = placement.layout(servers, ranks);
+        this.nic = nic;
         this.intraMbit = intraMbit;
         this.interMbit = interMbit;
         this.burstKib = burstKib;
@@ -94,6 +146,15 @@ public final class Fabric implements AutoCloseable {
      * at the burst, since htb lets a whole packet through however small its burst.
      */
     public static Fabric build(int servers, int ranks, double intraMbit, double interMbit, int burstKib) throws IOException {
+        return build(servers, ranks, intraMbit, interMbit, burstKib, Placement.CONTIGUOUS, Nic.RAIL);
+    }
+
+    /** The same with the ranks placed on servers by {@code placement} and the inter-server rate applied per {@code nic}. */
+    public static Fabric build(int servers, int ranks, double intraMbit, double interMbit, int burstKib, Placement placement, Nic nic)
+            throws IOException {
+        if (placement == null || nic == null) {
+            throw new IllegalArgumentException("a fabric needs a placement and a nic");
+        }
         if (servers < 1 || ranks < 1 || servers > 250 || ranks > 250) {
             throw new IllegalArgumentException("servers and ranks must be 1..250, were " + servers + " and " + ranks);
         }
@@ -105,7 +166,7 @@ public final class Fabric implements AutoCloseable {
         }
         removeStale();
         Fabric f = new Fabric(PREFIX + ProcessHandle.current().pid() + "-" + COUNT.incrementAndGet(), servers, ranks, intraMbit,
-                interMbit, burstKib);
+                interMbit, burstKib, placement, nic);
         Runtime.getRuntime().addShutdownHook(f.hook);
         try {
             f.sh(f.script());
@@ -128,14 +189,39 @@ public final class Fabric implements AutoCloseable {
         return servers * ranks;
     }
 
-    /** The namespace of global rank {@code rank} (server {@code rank / ranksPerServer}). */
+    public Placement placement() {
+        return placement;
+    }
+
+    public Nic nic() {
+        return nic;
+    }
+
+    /** Which server each rank is on, and its index there (servers numbered in order of their lowest rank). */
+    public ServerLayout layout() {
+        return layout;
+    }
+
+    /** The namespace of global rank {@code rank}: {@code ...-s<server>r<local index>}. */
     public String namespace(int rank) {
-        return name + "-s" + rank / ranks + "r" + rank % ranks;
+        return name + "-s" + layout.serverOf(rank) + "r" + layout.localIndex(rank);
     }
 
     /** The address of global rank {@code rank}. */
     public String address(int rank) {
-        return "10.99." + rank / ranks + "." + (rank % ranks + 1);
+        return "10.99." + layout.serverOf(rank) + "." + (layout.localIndex(rank) + 1);
+    }
+
+    /** The ranks of each server, as {@code server 0: ranks 0 2; server 1: ranks 1 3}. */
+    public String ranksByServer() {
+        StringBuilder b = new StringBuilder();
+        for (int s = 0; s < layout.servers(); s++) {
+            b.append(s == 0 ? "" : "; ").append("server ").append(s).append(": ranks");
+            for (int i = 0; i < layout.localSize(s); i++) {
+                b.append(' ').append(layout.rank(s, i));
+            }
+        }
+        return b.toString();
     }
 
     private String bridge() {
@@ -153,13 +239,29 @@ public final class Fabric implements AutoCloseable {
         b.append("ip netns add ").append(br).append('\n');
         b.append("ip -n ").append(br).append(" link add br0 type bridge\n");
         b.append("ip -n ").append(br).append(" link set br0 up\n");
+        if (nic == Nic.SHARED) {
+            for (int s = 0; s < servers; s++) {
+                b.append("ip -n ").append(br).append(" link add sw").append(s).append(" type bridge\n");
+                b.append("ip -n ").append(br).append(" link set sw").append(s).append(" up\n");
+                b.append("ip -n ").append(br).append(" link add up").append(s).append(" type veth peer name dn").append(s).append('\n');
+                b.append("ip -n ").append(br).append(" link set up").append(s).append(" master sw").append(s).append(" up\n");
+                b.append("ip -n ").append(br).append(" link set dn").append(s).append(" master br0 up\n");
+                if (interMbit > 0) {
+                    htb(b, br, "up" + s, interMbit);
+                    htb(b, br, "dn" + s, interMbit);
+                }
+            }
+        }
+        // With a shared NIC a rank's traffic to other servers is shaped on its server's link only.
+        double rankInter = nic == Nic.RAIL ? interMbit : 0;
         for (int g = 0; g < size(); g++) {
             String ns = namespace(g);
             String port = "p" + g;
             b.append("ip netns add ").append(ns).append('\n');
             b.append("ip link add ").append(IFACE).append(" netns ").append(ns).append(" type veth peer name ").append(port)
                     .append(" netns ").append(br).append('\n');
-            b.append("ip -n ").append(br).append(" link set ").append(port).append(" master br0 up\n");
+            b.append("ip -n ").append(br).append(" link set ").append(port).append(" master ")
+                    .append(nic == Nic.SHARED ? "sw" + layout.serverOf(g) : "br0").append(" up\n");
             b.append("ip -n ").append(ns).append(" addr add ").append(address(g)).append("/16 dev ").append(IFACE).append('\n');
             // A shaped class passes one packet whatever its burst; a GSO packet no larger than the
             // burst keeps a small burst from letting more through at once.
@@ -167,18 +269,23 @@ public final class Fabric implements AutoCloseable {
                     .append(gsoMaxSize()).append('\n');
             b.append("ip -n ").append(ns).append(" link set ").append(IFACE).append(" up\n");
             b.append("ip -n ").append(ns).append(" link set lo up\n");
-            if (intraMbit > 0 || interMbit > 0) {
+            if (intraMbit > 0 || rankInter > 0) {
+                htb(b, ns, IFACE, rankInter);
                 String tc = "ip netns exec " + ns + " tc ";
-                b.append(tc).append("qdisc add dev ").append(IFACE).append(" root handle 1: htb default 20\n");
                 b.append(tc).append("class add dev ").append(IFACE).append(" parent 1: classid 1:10 htb rate ").append(rate(intraMbit))
                         .append(burst());
-                b.append(tc).append("class add dev ").append(IFACE).append(" parent 1: classid 1:20 htb rate ").append(rate(interMbit))
-                        .append(burst());
                 b.append(tc).append("filter add dev ").append(IFACE).append(" parent 1: protocol ip prio 1 u32 match ip dst 10.99.")
-                        .append(g / ranks).append(".0/24 flowid 1:10\n");
+                        .append(layout.serverOf(g)).append(".0/24 flowid 1:10\n");
             }
         }
         return b.toString();
+    }
+
+    /** An htb qdisc on {@code dev} in namespace {@code ns} whose default class, 1:20, runs at {@code mbit} (0: unshaped). */
+    private void htb(StringBuilder b, String ns, String dev, double mbit) {
+        String tc = "ip netns exec " + ns + " tc ";
+        b.append(tc).append("qdisc add dev ").append(dev).append(" root handle 1: htb default 20\n");
+        b.append(tc).append("class add dev ").append(dev).append(" parent 1: classid 1:20 htb rate ").append(rate(mbit)).append(burst());
     }
 
     /** Runs a shell script, failing with its output if it fails. */
@@ -201,20 +308,21 @@ public final class Fabric implements AutoCloseable {
     }
 
     /**
-     * The environment of global rank {@code rank}: torchrun's variables (rank 0 hosts the root at
-     * its address, port 29500 + 1), a secret of this fabric, {@code JCCL_HOSTID} = its server,
+     * The environment of global rank {@code rank}: torchrun's variables ({@code LOCAL_RANK}: its
+     * index on its server; rank 0 hosts the root at its address, port 29500 + 1), a secret of this
+     * fabric, {@code JCCL_HOSTID} = its server,
      * the link as socket interface, and {@code JCCL_SHM_DISABLE=1} unless {@code shm}.
      */
     public Map<String, String> rankEnvironment(int rank, boolean shm) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("RANK", Integer.toString(rank));
         env.put("WORLD_SIZE", Integer.toString(size()));
-        env.put("LOCAL_RANK", Integer.toString(rank % ranks));
+        env.put("LOCAL_RANK", Integer.toString(layout.localIndex(rank)));
         env.put("LOCAL_WORLD_SIZE", Integer.toString(ranks));
         env.put("MASTER_ADDR", address(0));
         env.put("MASTER_PORT", "29500");
         env.put("JCCL_COMM_SECRET", secret);
-        env.put("JCCL_HOSTID", "fabric-" + name + "-server" + rank / ranks);
+        env.put("JCCL_HOSTID", "fabric-" + name + "-server" + layout.serverOf(rank));
         env.put("JCCL_SOCKET_IFNAME", "=" + IFACE);
         if (!shm) {
             env.put("JCCL_SHM_DISABLE", "1");
@@ -336,7 +444,8 @@ public final class Fabric implements AutoCloseable {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%d servers x %d ranks, intra %s, inter %s%s", servers, ranks,
+        return String.format(Locale.ROOT, "%d servers x %d ranks (placement %s, nic %s), intra %s, inter %s%s", servers, ranks,
+                placement, nic,
                 intraMbit == 0 ? "unshaped" : String.format(Locale.ROOT, "%.0f Mbit/s", intraMbit),
                 interMbit == 0 ? "unshaped" : String.format(Locale.ROOT, "%.0f Mbit/s", interMbit),
                 intraMbit == 0 && interMbit == 0 ? "" : ", burst " + burstKib + " KiB");

@@ -36,7 +36,7 @@ final class NetBenchCommand {
     }
 
     static Options parse(List<String> args) {
-        ArgReader r = new ArgReader("jccl netbench", args);
+        ArgReader r = new ArgReader("netbench", args);
         double rate = 300;
         int seconds = 2;
         long min = 1 << 20;

@@ -32,7 +32,7 @@ final class TcpProbe {
     }
 
     static int run(List<String> args, PrintStream out) throws IOException {
-        ArgReader r = new ArgReader("jccl tcpprobe", args);
+        ArgReader r = new ArgReader("tcpprobe", args);
         int listen = -1;
         String connect = null;
         double seconds = 2;

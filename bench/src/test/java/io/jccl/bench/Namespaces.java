@@ -22,8 +22,13 @@ final class Namespaces {
 
     /** The same with each shaped class's burst {@code burstKib} KiB. */
     static Fabric build(int servers, int ranks, double intraMbit, double interMbit, int burstKib) {
+        return build(servers, ranks, intraMbit, interMbit, burstKib, Placement.CONTIGUOUS, Fabric.Nic.RAIL);
+    }
+
+    /** The same with the ranks placed by {@code placement} and the inter-server rate applied per {@code nic}. */
+    static Fabric build(int servers, int ranks, double intraMbit, double interMbit, int burstKib, Placement placement, Fabric.Nic nic) {
         try {
-            return Fabric.build(servers, ranks, intraMbit, interMbit, burstKib);
+            return Fabric.build(servers, ranks, intraMbit, interMbit, burstKib, placement, nic);
         } catch (IOException e) {
             if ("true".equalsIgnoreCase(System.getenv("JCCL_REQUIRE_NATIVE_TESTS"))) {
                 throw new AssertionError(e.getMessage(), e);

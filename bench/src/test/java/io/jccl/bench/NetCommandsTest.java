@@ -20,12 +20,13 @@ class NetCommandsTest {
     void fabricOptionsAndTheCommandAfterTheDashes() {
         FabricCommand.Options o = FabricCommand.parse(List.of("--servers", "4", "--ranks", "2", "--intra", "1000", "--inter", "250",
                 "--shm", "--", "perf", "allgather", "-b", "16M"));
-        assertThat(o).isEqualTo(new FabricCommand.Options(4, 2, 1000, 250, Fabric.DEFAULT_BURST_KIB, true, 600,
+        assertThat(o).isEqualTo(new FabricCommand.Options(4, 2, 1000, 250, Fabric.DEFAULT_BURST_KIB, Placement.CONTIGUOUS,
+                Fabric.Nic.RAIL, true, 600,
                 List.of("perf", "allgather", "-b", "16M")));
         assertThat(FabricCommand.parse(List.of("--", "perf", "allreduce")).servers()).isEqualTo(2);
         assertThat(FabricCommand.parse(List.of("--burst", "256", "--", "perf")).burst()).isEqualTo(256);
         assertThatThrownBy(() -> FabricCommand.parse(List.of("--burst", "1", "--", "perf"))).isInstanceOf(UsageException.class)
-                .hasMessageContaining("--burst");
+                .hasMessageStartingWith("jccl fabric: option --burst");
         assertThatThrownBy(() -> FabricCommand.parse(List.of("--servers", "2"))).isInstanceOf(UsageException.class)
                 .hasMessageContaining("after '--'");
         assertThatThrownBy(() -> FabricCommand.parse(List.of("--ranks", "0", "--", "perf"))).isInstanceOf(UsageException.class)
@@ -35,12 +36,35 @@ class NetCommandsTest {
     }
 
     @Test
+    void fabricPlacementAndNicOptions() {
+        FabricCommand.Options o = FabricCommand.parse(List.of("--placement", "random:7", "--nic", "shared", "--", "perf"));
+        assertThat(o.placement()).isEqualTo(Placement.random(7));
+        assertThat(o.nic()).isEqualTo(Fabric.Nic.SHARED);
+        assertThat(FabricCommand.parse(List.of("--placement=interleaved", "--nic=rail", "--", "perf")))
+                .extracting(FabricCommand.Options::placement, FabricCommand.Options::nic)
+                .containsExactly(Placement.INTERLEAVED, Fabric.Nic.RAIL);
+        assertThat(FabricCommand.parse(List.of("--", "perf"))).extracting(FabricCommand.Options::placement, FabricCommand.Options::nic)
+                .containsExactly(Placement.CONTIGUOUS, Fabric.Nic.RAIL);
+        assertThatThrownBy(() -> FabricCommand.parse(List.of("--placement", "random:", "--", "perf"))).isInstanceOf(UsageException.class)
+                .hasMessage("jccl fabric: option --placement: 'random:' needs a seed: random:SEED, SEED an integer >= 0 (like random:7)");
+        assertThatThrownBy(() -> FabricCommand.parse(List.of("--placement", "cyclic", "--", "perf"))).isInstanceOf(UsageException.class)
+                .hasMessage("jccl fabric: option --placement: 'cyclic' is not contiguous, interleaved or random:SEED");
+        assertThatThrownBy(() -> FabricCommand.parse(List.of("--placement", "random:-3", "--", "perf"))).isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("jccl fabric: option --placement: the seed of 'random:-3'");
+        assertThatThrownBy(() -> FabricCommand.parse(List.of("--nic", "per-gpu", "--", "perf"))).isInstanceOf(UsageException.class)
+                .hasMessage("jccl fabric: option --nic: 'per-gpu' is not rail or shared");
+        assertThatThrownBy(() -> FabricCommand.parse(List.of("--nic", "--", "perf"))).isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("jccl fabric: option --nic needs a value");
+    }
+
+    @Test
     void usageErrorsExitWithTwo() {
         assertThat(PerfEndToEndTest.run("fabric", "--servers", "2").status()).isEqualTo(2);
         assertThat(PerfEndToEndTest.run("netbench", "-b", "8M", "-e", "4M").status()).isEqualTo(2);
         assertThat(PerfEndToEndTest.run("tcpprobe").status()).isEqualTo(2);
         assertThat(PerfEndToEndTest.run("tcpprobe", "--connect", "nohostport").status()).isEqualTo(2);
-        assertThat(PerfEndToEndTest.run("fabric", "--help").out()).contains("--intra MBIT");
+        assertThat(PerfEndToEndTest.run("fabric", "--help").out()).contains("--intra MBIT").contains("--placement P").contains("--nic N");
+        assertThat(PerfEndToEndTest.run("fabric", "--nic", "x", "--", "perf").status()).isEqualTo(2);
         assertThat(PerfEndToEndTest.run("netbench", "--help").out()).contains("# netbench: rate R Mbit/s");
     }
 
