@@ -5,13 +5,16 @@ import io.jccl.Collective;
 import io.jccl.plan.Link;
 import io.jccl.plan.P2pOp;
 import io.jccl.plan.Plan;
+import io.jccl.plan.RankSet;
 import io.jccl.plan.Region;
 import io.jccl.plan.Schedule;
 import io.jccl.plan.Segment;
 import io.jccl.plan.Step;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -29,7 +32,7 @@ public final class P2pPlanner {
     private P2pPlanner() {
     }
 
-    /** The segments rank {@code rank} runs for its group {@code ops}; the other ranks' steps are empty. */
+    /** The segments rank {@code rank} runs for its group {@code ops}: schedules of its own steps alone. */
     public static List<Segment> planRank(int nranks, int rank, List<P2pOp> ops, long maxMessage, int lanes) {
         if (maxMessage < 1 || lanes < 1) {
             throw new IllegalArgumentException("maxMessage " + maxMessage + ", lanes " + lanes);
@@ -37,8 +40,10 @@ public final class P2pPlanner {
         int[] channel = new int[ops.size()];
         int[] round = new int[ops.size()];
         int[] selfMatch = new int[ops.size()];
-        int[] sends = new int[nranks];
-        int[] recvs = new int[nranks];
+        // Messages so far per peer, in maps: a group names a few peers, and counting them costs
+        // what the group does, not the job's ranks.
+        Map<Integer, Integer> sends = new HashMap<>();
+        Map<Integer, Integer> recvs = new HashMap<>();
         List<Integer> selfSends = new ArrayList<>();
         List<Integer> selfRecvs = new ArrayList<>();
         for (int i = 0; i < ops.size(); i++) {
@@ -50,7 +55,7 @@ public final class P2pPlanner {
             if (op.peer() == rank) {
                 (op.send() ? selfSends : selfRecvs).add(i);
             } else {
-                int k = op.send() ? sends[op.peer()]++ : recvs[op.peer()]++;
+                int k = (op.send() ? sends : recvs).merge(op.peer(), 1, Integer::sum) - 1;
                 channel[i] = k % lanes;
                 round[i] = k / lanes;
             }
@@ -86,7 +91,7 @@ public final class P2pPlanner {
 
     private static Schedule tile(int nranks, int rank, List<P2pOp> ops, int[] channel, int[] round, int[] selfMatch,
                                  long maxMessage, int lanes, long t) {
-        Schedule.Builder b = new Schedule.Builder(nranks, lanes);
+        Schedule.Builder b = new Schedule.Builder(RankSet.of(nranks, rank), lanes);
         long start = t * maxMessage;
         int rounds = 0;
         for (int i = 0; i < ops.size(); i++) {
