@@ -396,6 +396,32 @@ public final class Config {
         return Optional.ofNullable(get(Settings.GRAPH_DUMP_FILE));
     }
 
+    /**
+     * Whether the host engine pins each rank's threads to cores of its NUMA domain (JCCL_CPU_PINNING,
+     * the default) or leaves them where the scheduler puts them ({@code false}).
+     */
+    public Config withCpuPinning(boolean pin) {
+        return with(Settings.CPU_PINNING, pin);
+    }
+
+    /** JCCL_CPU_PINNING ({@link #withCpuPinning}). */
+    public boolean cpuPinning() {
+        return get(Settings.CPU_PINNING);
+    }
+
+    /**
+     * Whether the host engine places ranks' threads over every online CPU (JCCL_IGNORE_CPU_AFFINITY=1)
+     * instead of the CPUs the initializing thread may run on (the default, as NCCL's).
+     */
+    public Config withIgnoreCpuAffinity(boolean ignore) {
+        return with(Settings.IGNORE_CPU_AFFINITY, ignore);
+    }
+
+    /** JCCL_IGNORE_CPU_AFFINITY ({@link #withIgnoreCpuAffinity}). */
+    public boolean ignoreCpuAffinity() {
+        return get(Settings.IGNORE_CPU_AFFINITY);
+    }
+
     /** The topology file to read (JCCL_TOPO_FILE), if any. */
     public Optional<String> topoFile() {
         return Optional.ofNullable(get(Settings.TOPO_FILE));

@@ -80,6 +80,14 @@ public final class Settings {
     public static final Setting<Boolean> CMA_DISABLE = flag("JCCL_CMA_DISABLE").doc("`1`: Simple messages of 64 KiB and "
             + "more between processes of one host are copied through the shared-memory slots instead of read once out of "
             + "the sender (cross-memory attach; docs/processes.md)");
+    public static final Setting<Boolean> CPU_PINNING = flag("JCCL_CPU_PINNING").initial(() -> true).doc("`0`: the host "
+            + "engine leaves its threads where the scheduler puts them. Otherwise each rank's lane threads run on cores of its "
+            + "NUMA domain, a core each while they fit, the ranks of a host (in any process) on different cores, and its proxy "
+            + "threads on the domain (user-guide.md, \"Threads and cores\")");
+    public static final Setting<Boolean> IGNORE_CPU_AFFINITY = flag("JCCL_IGNORE_CPU_AFFINITY").doc("`1`: threads are "
+            + "placed over every online CPU, as `NCCL_IGNORE_CPU_AFFINITY`, instead of only the CPUs the initializing thread "
+            + "may run on (`taskset`, `numactl`, MPI's binding); an application's thread that runs a rank's calls is then "
+            + "pinned even where the application placed it");
     public static final Setting<Boolean> CHECK_CALLS = flag("JCCL_CHECK_CALLS").initial(() -> true).shared().doc("`0`: the host engine's messages do not carry the stamp of the call that sent them (collective, count, type, op, root, sequence number), which every receiver checks against its own call so that ranks making different calls fail naming both instead of returning wrong data (reliability.md)");
     public static final Setting<Integer> KEEPALIVE_MS = new Setting<Integer>("JCCL_KEEPALIVE_MS", Integer::valueOf,
             String::valueOf, "must be a whole number of milliseconds, 0 for none").valid(n -> n >= 0).initial(() -> 1000).shared()
@@ -131,7 +139,7 @@ public final class Settings {
     /** Every row, in the user guide's order. */
     public static final List<Setting<?>> ALL = List.of(BUFFSIZE, LL_BUFFSIZE, LL128_BUFFSIZE, TIMEOUT, ALGO, PROTO,
             MIN_NCHANNELS, MAX_NCHANNELS, INTER_BW, INTER_LATENCY, INTRA_BW, INTRA_LATENCY, TUNING_FILE, P2P_DISABLE,
-            SHM_DISABLE, CMA_DISABLE, CHECK_CALLS, KEEPALIVE_MS, COMM_BLOCKING, SOCKET_NTHREADS, NSOCKS_PERTHREAD, SOCKET_IFNAME, SOCKET_FAMILY, BOOTSTRAP_TIMEOUT,
+            SHM_DISABLE, CMA_DISABLE, CPU_PINNING, IGNORE_CPU_AFFINITY, CHECK_CALLS, KEEPALIVE_MS, COMM_BLOCKING, SOCKET_NTHREADS, NSOCKS_PERTHREAD, SOCKET_IFNAME, SOCKET_FAMILY, BOOTSTRAP_TIMEOUT,
             HOSTID, TOPO_FILE, TOPO_DUMP_FILE, GRAPH_FILE, GRAPH_DUMP_FILE, DEBUG, DEBUG_SUBSYS, DEBUG_FILE);
 
     static {

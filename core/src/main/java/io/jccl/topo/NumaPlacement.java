@@ -31,6 +31,17 @@ public final class NumaPlacement {
 
     /** {@code nranks} ranks over the NUMA domains of {@code system} (a system with at least one CPU node). */
     public static NumaPlacement of(TopoSystem system, int nranks) {
+        return of(system, null, nranks);
+    }
+
+    /**
+     * {@code nranks} ranks over the CPUs of {@code system}'s NUMA domains that {@code allowed}
+     * holds (the CPUs this process may run on; null: all): each domain's share follows its allowed
+     * CPUs, so a domain none of whose CPUs is allowed takes no rank, and {@link #cpus} are the
+     * allowed ones. Where no domain's CPUs are known to be allowed (a topology that does not give
+     * them, or that describes another machine), the domains are weighed as if all were allowed.
+     */
+    public static NumaPlacement of(TopoSystem system, CpuSet allowed, int nranks) {
         List<TopoNode> domains = system.nodes(NodeType.CPU);
         if (domains.isEmpty()) {
             throw JcclException.invalidArgument(JcclException.NO_RANK, "topology", "has no CPU (NUMA domain)");
@@ -38,20 +49,33 @@ public final class NumaPlacement {
         if (nranks < 1) {
             throw new IllegalArgumentException("nranks " + nranks);
         }
-        List<CpuSet> sets = new ArrayList<>();
-        long[] weight = new long[domains.size()];
-        long total = 0;
-        for (int d = 0; d < domains.size(); d++) {
-            String aff = domains.get(d).cpu().affinity();
+        List<CpuSet> all = new ArrayList<>();
+        List<CpuSet> usable = new ArrayList<>();
+        long allowedTotal = 0;
+        for (TopoNode domain : domains) {
+            String aff = domain.cpu().affinity();
             CpuSet set;
             try {
                 set = aff.isBlank() ? new CpuSet(new BitSet()) : CpuSet.fromCpumap(aff);
             } catch (IllegalArgumentException e) {
                 set = new CpuSet(new BitSet());
             }
-            sets.add(set);
-            // A domain whose CPUs are unknown counts as one CPU, so that it still takes ranks.
-            weight[d] = Math.max(1, set.count());
+            all.add(set);
+            BitSet mine = set.cpus();
+            if (allowed != null) {
+                mine.and(allowed.cpus());
+            }
+            usable.add(new CpuSet(mine));
+            allowedTotal += mine.cardinality();
+        }
+        boolean byAllowed = allowed != null && allowedTotal > 0;
+        List<CpuSet> sets = byAllowed ? usable : all;
+        long[] weight = new long[domains.size()];
+        long total = 0;
+        for (int d = 0; d < domains.size(); d++) {
+            // A domain whose CPUs are unknown counts as one CPU, so that it still takes ranks; one
+            // whose CPUs are all forbidden takes none.
+            weight[d] = byAllowed ? sets.get(d).count() : Math.max(1, sets.get(d).count());
             total += weight[d];
         }
         int[] share = new int[domains.size()];

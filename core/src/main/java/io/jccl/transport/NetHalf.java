@@ -40,7 +40,10 @@ abstract class NetHalf<C extends NetConn<?>> {
     final void start(List<? extends Worker<C>> all, String name) {
         for (int t = 0; t < all.size(); t++) {
             Worker<C> w = all.get(t);
-            w.thread = Thread.ofPlatform().daemon().name(name + t).unstarted(w);
+            w.thread = Thread.ofPlatform().daemon().name(name + t).unstarted(() -> {
+                proxy.owner.proxyThreadStarted();
+                w.run();
+            });
             workers.add(w);
         }
         for (Worker<C> w : workers) {

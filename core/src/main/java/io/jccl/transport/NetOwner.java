@@ -14,4 +14,8 @@ public interface NetOwner {
 
     /** The FIFO this process's rank {@code to} receives on from {@code from} (made on first use). */
     Fifo receiveFifo(Protocol protocol, int channel, int from, int to);
+
+    /** Called on each proxy thread as it starts, before it serves a connection: where the owner pins it to its CPUs. */
+    default void proxyThreadStarted() {
+    }
 }

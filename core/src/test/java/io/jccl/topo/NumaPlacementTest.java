@@ -42,6 +42,24 @@ class NumaPlacementTest {
     }
 
     @Test
+    void sharesFollowTheAllowedCpusAndAForbiddenDomainTakesNoRank() {
+        TopoSystem s = TopoSystemTest.load("cpu-2socket");
+        // 12 allowed CPUs in domain 0, 4 in domain 1: 3 ranks to 1.
+        NumaPlacement p = NumaPlacement.of(s, CpuSet.fromCpulist("0-11,24-27"), 4);
+        assertThat(p.ranksOf(0)).containsExactly(0, 1, 2);
+        assertThat(p.ranksOf(1)).containsExactly(3);
+        assertThat(p.cpus(0).toCpulist()).isEqualTo("0-11");
+        assertThat(p.cpus(1).toCpulist()).isEqualTo("24-27");
+        NumaPlacement one = NumaPlacement.of(s, CpuSet.fromCpulist("72-75"), 3);
+        assertThat(one.ranksOf(0)).isEmpty();
+        assertThat(one.ranksOf(1)).containsExactly(0, 1, 2);
+        // None of the domains' CPUs allowed: weighed as if all were, CPUs as the topology gives them.
+        NumaPlacement other = NumaPlacement.of(s, CpuSet.fromCpulist("500"), 2);
+        assertThat(other.ranksOf(0)).containsExactly(0);
+        assertThat(other.cpus(1).toCpulist()).isEqualTo("24-47,72-95");
+    }
+
+    @Test
     void refusesWhatCannotBePlaced() {
         assertThatThrownBy(() -> NumaPlacement.of(TopoSystem.fromXml(XmlElement.parse("<system version=\"1\"/>", "t")), 2))
                 .isInstanceOf(JcclException.class).hasMessageContaining("no CPU");

@@ -9,7 +9,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /**
- * The few C library functions jccl needs next to its bindings ({@code string.h}, {@code sys/uio.h}),
+ * The few C library functions jccl needs next to its bindings ({@code string.h}, {@code sys/uio.h},
+ * {@code sched.h}),
  * in jextract's shape, looked up in the libraries the JVM already has loaded.
  *
  * {@snippet :
@@ -88,6 +89,76 @@ public final class LibC {
     public static long process_vm_readv(MemorySegment callState, int pid, MemorySegment local_iov, long liovcnt, MemorySegment remote_iov, long riovcnt, long flags) {
         try {
             return (long) process_vm_readv.HANDLE.invokeExact(callState, pid, local_iov, liovcnt, remote_iov, riovcnt, flags);
+        } catch (Throwable t) {
+            throw NativeLibrary.unchecked(t);
+        }
+    }
+
+    // ---- CPU affinity ----
+
+    private static final FunctionDescriptor sched_getaffinity$DESC = FunctionDescriptor.of(C_INT, C_INT, C_LONG, C_POINTER);
+
+    private static final class sched_getaffinity {
+        static final MethodHandle HANDLE = LIBRARY.downcall("sched_getaffinity", sched_getaffinity$DESC, Errno.CAPTURE);
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int sched_getaffinity(pid_t pid, size_t cpusetsize, cpu_set_t *mask)
+     * }
+     */
+    public static FunctionDescriptor sched_getaffinity$descriptor() {
+        return sched_getaffinity$DESC;
+    }
+
+    /** The downcall handle of {@code sched_getaffinity}, taking the errno capture segment first; the symbol is looked up on first use. */
+    public static MethodHandle sched_getaffinity$handle() {
+        return sched_getaffinity.HANDLE;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int sched_getaffinity(pid_t pid, size_t cpusetsize, cpu_set_t *mask)
+     * }
+     * <p>{@code callState}: a segment from {@link Errno#allocate}, where errno is captured.
+     */
+    public static int sched_getaffinity(MemorySegment callState, int pid, long cpusetsize, MemorySegment mask) {
+        try {
+            return (int) sched_getaffinity.HANDLE.invokeExact(callState, pid, cpusetsize, mask);
+        } catch (Throwable t) {
+            throw NativeLibrary.unchecked(t);
+        }
+    }
+
+    private static final FunctionDescriptor sched_setaffinity$DESC = FunctionDescriptor.of(C_INT, C_INT, C_LONG, C_POINTER);
+
+    private static final class sched_setaffinity {
+        static final MethodHandle HANDLE = LIBRARY.downcall("sched_setaffinity", sched_setaffinity$DESC, Errno.CAPTURE);
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int sched_setaffinity(pid_t pid, size_t cpusetsize, const cpu_set_t *mask)
+     * }
+     */
+    public static FunctionDescriptor sched_setaffinity$descriptor() {
+        return sched_setaffinity$DESC;
+    }
+
+    /** The downcall handle of {@code sched_setaffinity}, taking the errno capture segment first; the symbol is looked up on first use. */
+    public static MethodHandle sched_setaffinity$handle() {
+        return sched_setaffinity.HANDLE;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * int sched_setaffinity(pid_t pid, size_t cpusetsize, const cpu_set_t *mask)
+     * }
+     * <p>{@code callState}: a segment from {@link Errno#allocate}, where errno is captured.
+     */
+    public static int sched_setaffinity(MemorySegment callState, int pid, long cpusetsize, MemorySegment mask) {
+        try {
+            return (int) sched_setaffinity.HANDLE.invokeExact(callState, pid, cpusetsize, mask);
         } catch (Throwable t) {
             throw NativeLibrary.unchecked(t);
         }

@@ -47,7 +47,7 @@ public final class HostComm extends EngineRank {
     HostComm(HostDomain domain, int rank, Config config) {
         super(rank, config, domain.planner);
         this.domain = domain;
-        this.executor = new RankExecutor(domain, rank, config);
+        this.executor = new RankExecutor(domain, rank, config, RankCpus.of(config, domain.layout, rank));
         this.stamped = domain.config.checkCalls();
     }
 

@@ -5,6 +5,7 @@ import io.jccl.engine.Planner;
 import io.jccl.log.Log;
 import io.jccl.plan.RankSet;
 import io.jccl.proto.Protocol;
+import io.jccl.topo.CpuSet;
 import io.jccl.tune.Tuner;
 
 import io.jccl.transport.Fifo;
@@ -42,6 +43,8 @@ final class HostDomain implements NetOwner, Wait.Watch {
     private int open;
     /** Ranks of this host in other processes: their threads compete for the cores too. */
     final int otherProcessRanks;
+    /** The NUMA domains' CPUs of the local ranks, where the proxy threads run; null: anywhere. */
+    private volatile CpuSet proxyCpus;
 
     HostDomain(int nranks, Config config, io.jccl.topo.ServerLayout layout) {
         this(nranks, config, Tuner.create(config, layout).withTopology(io.jccl.engine.JobChannels.of(config, layout)), null);
@@ -61,6 +64,30 @@ final class HostDomain implements NetOwner, Wait.Watch {
         // Plans hold the steps of this process's ranks only: all of them when they are threads.
         RankSet mine = peers == null ? RankSet.all(nranks) : RankSet.of(nranks, peers.localRanks());
         this.planner = new Planner(tuner, config, mine, Planner.THREADS, log.infoLines(Config.Subsys.TUNING));
+    }
+
+    /** Adds a local rank's NUMA domain to where the proxy threads run (they serve every local rank). */
+    synchronized void placed(RankCpus cpus) {
+        CpuSet d = cpus.domainCpus();
+        if (d != null) {
+            java.util.BitSet b = d.cpus();
+            if (proxyCpus != null) {
+                b.or(proxyCpus.cpus());
+            }
+            proxyCpus = new CpuSet(b);
+        }
+    }
+
+    /**
+     * A proxy thread on the NUMA domains of the local ranks, as NCCL's proxy threads go on their
+     * GPU's domain: not on one core, since a proxy thread and the lane it serves are both busy.
+     */
+    @Override
+    public void proxyThreadStarted() {
+        CpuSet c = proxyCpus;
+        if (c != null) {
+            RankCpus.pin(c, Log.of(config, Log.NO_RANK), Log.NO_RANK, "a proxy thread");
+        }
     }
 
     /** Counts a local rank in; {@link #leave} counts it out. */

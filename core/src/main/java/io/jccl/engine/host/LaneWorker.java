@@ -29,8 +29,11 @@ final class LaneWorker {
     private volatile boolean parked;
     private volatile boolean stop;
 
+    private final int lane;
+
     LaneWorker(RankExecutor rank, int lane) {
         this.rank = rank;
+        this.lane = lane;
         this.executor = new LaneExecutor(rank, lane);
         this.thread = Thread.ofPlatform().name("jccl-rank" + rank.rank + "-lane" + lane).daemon().unstarted(this::loop);
         thread.start();
@@ -49,6 +52,8 @@ final class LaneWorker {
     }
 
     private void loop() {
+        RankCpus.ownThread();
+        rank.cpus.pinLane(lane);
         long idleSince = System.nanoTime();
         int spins = 0;
         long park = 1_000;

@@ -34,11 +34,15 @@ final class RankExecutor {
     private MemorySegment scratch = MemorySegment.NULL;
     /** What a wait of this rank that gave up means. */
     final WaitFailures failures;
+    /** The cores this rank's lanes run on. */
+    final RankCpus cpus;
 
-    RankExecutor(HostDomain domain, int rank, Config config) {
+    RankExecutor(HostDomain domain, int rank, Config config, RankCpus cpus) {
         this.domain = domain;
         this.rank = rank;
         this.config = config;
+        this.cpus = cpus;
+        domain.placed(cpus);
         this.failures = new WaitFailures(domain, rank, config.timeout());
         this.lane0 = new LaneExecutor(this, 0);
     }
@@ -84,6 +88,8 @@ final class RankExecutor {
     }
 
     private void execute(long seq, List<Work> works) {
+        // Lane 0 runs on whichever thread runs the stream: the stream's own or the caller's.
+        cpus.pinLane(0);
         Wait order = Wait.forLane(domain, rank, domain.otherProcessRanks, config.timeout().toNanos());
         order.begin();
         while (completed != seq - 1 && failure == null) {

@@ -129,6 +129,10 @@ public final class StreamRunner implements EngineStream, AutoCloseable {
                 }
             }
         } finally {
+            if (Thread.currentThread() != thread) {
+                // A caller that ran the queue leaves its lanes' cores (RankCpus).
+                RankCpus.release();
+            }
             running.set(false);
             Thread w = syncWaiter;
             if (w != null && w != Thread.currentThread()) {
@@ -174,6 +178,7 @@ public final class StreamRunner implements EngineStream, AutoCloseable {
     }
 
     private void loop() {
+        RankCpus.ownThread();
         long idleSince = System.nanoTime();
         long park = GRACE_NANOS / 4;
         while (!closed) {
