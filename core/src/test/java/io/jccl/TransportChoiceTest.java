@@ -6,7 +6,6 @@ import io.jccl.bootstrap.Launch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -154,14 +153,12 @@ class TransportChoiceTest {
 
     @Test
     void processesOfOneHostWithShmDisabledTalkOverSockets() throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        String cp = String.join(File.pathSeparator, Path.of("target", "classes").toAbsolutePath().toString(),
-                Path.of("target", "test-classes").toAbsolutePath().toString());
         List<Process> procs = new ArrayList<>();
         try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
             for (int r = 0; r < 2; r++) {
-                ProcessBuilder pb = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", cp,
-                        ProcessRank.class.getName(), "checkenv");
+                List<String> cmd = ChildJvm.command("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+                cmd.addAll(List.of(ProcessRank.class.getName(), "checkenv"));
+                ProcessBuilder pb = new ProcessBuilder(cmd);
                 pb.environment().keySet().removeIf(k -> k.startsWith("JCCL_") || k.startsWith("OMPI_") || k.startsWith("SLURM_")
                         || k.equals("RANK") || k.equals("WORLD_SIZE") || k.startsWith("MASTER_"));
                 pb.environment().putAll(Launch.childEnvironment(root.id(), r, 2, r, 2));
