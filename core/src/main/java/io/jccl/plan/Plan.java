@@ -7,26 +7,34 @@ import java.util.List;
 import java.util.function.LongFunction;
 
 /**
- * Everything an engine runs for one call: per rank, the segments of tiles to run in order. Each
- * lane of a rank walks all segments and, within a segment, every tile, executing that lane's steps.
- * All ranks of a collective share one segment list; a point-to-point group has one per rank.
+ * Everything an engine runs for one call: per planned rank ({@link RankSet}), the segments of
+ * tiles to run in order. Each lane of a rank walks all segments and, within a segment, every tile,
+ * executing that lane's steps. All ranks of a collective share one segment list; a point-to-point
+ * group has one per rank. Asking for a rank that was not planned fails.
  */
 public final class Plan {
     private final String algorithm;
     private final Collective collective;
     private final int nranks;
     private final int lanes;
-    private final List<List<Segment>> segmentsPerRank;
+    private final RankSet ranks;
+    /** The segments every planned rank runs, or null when each has its own. */
+    private final List<Segment> shared;
+    /** Per slot of {@link #ranks}, the segments of that rank; null when {@link #shared}. */
+    private final List<List<Segment>> own;
     private final long scratch;
 
-    private Plan(String algorithm, Collective collective, int nranks, int lanes, List<List<Segment>> segmentsPerRank) {
+    private Plan(String algorithm, Collective collective, RankSet ranks, int lanes, List<Segment> shared,
+                 List<List<Segment>> own) {
         this.algorithm = algorithm;
         this.collective = collective;
-        this.nranks = nranks;
+        this.nranks = ranks.nranks();
         this.lanes = lanes;
-        this.segmentsPerRank = segmentsPerRank;
+        this.ranks = ranks;
+        this.shared = shared;
+        this.own = own;
         long s = 0;
-        for (List<Segment> l : segmentsPerRank) {
+        for (List<Segment> l : shared != null ? List.of(shared) : own) {
             for (Segment seg : l) {
                 s = Math.max(s, seg.schedule().scratch());
             }
@@ -40,6 +48,12 @@ public final class Plan {
      */
     public static Plan tiled(String algorithm, Collective collective, int nranks, int lanes, long count, long tile,
                              LongFunction<Schedule> scheduleOf) {
+        return tiled(algorithm, collective, RankSet.all(nranks), lanes, count, tile, scheduleOf);
+    }
+
+    /** The same for the ranks {@code ranks}, whose steps the schedules hold. */
+    public static Plan tiled(String algorithm, Collective collective, RankSet ranks, int lanes, long count, long tile,
+                             LongFunction<Schedule> scheduleOf) {
         if (tile < 1) {
             throw new IllegalArgumentException("tile of " + tile + " elements");
         }
@@ -47,49 +61,65 @@ public final class Plan {
         long full = count / tile;
         long rest = count % tile;
         if (full > 0) {
-            segments.add(new Segment(checkLanes(scheduleOf.apply(tile), nranks, lanes), 0, tile, full));
+            segments.add(new Segment(scheduleOf.apply(tile), 0, tile, full));
         }
         if (rest > 0) {
-            segments.add(new Segment(checkLanes(scheduleOf.apply(rest), nranks, lanes), full * tile, 0, 1));
+            segments.add(new Segment(scheduleOf.apply(rest), full * tile, 0, 1));
         }
-        return shared(algorithm, collective, nranks, lanes, segments);
+        return shared(algorithm, collective, ranks, lanes, segments);
     }
 
     /** A plan whose ranks all run {@code segments}. */
     public static Plan shared(String algorithm, Collective collective, int nranks, int lanes, List<Segment> segments) {
+        return shared(algorithm, collective, RankSet.all(nranks), lanes, segments);
+    }
+
+    /** A plan whose ranks {@code ranks} all run {@code segments}, whose schedules hold their steps. */
+    public static Plan shared(String algorithm, Collective collective, RankSet ranks, int lanes, List<Segment> segments) {
         List<Segment> s = List.copyOf(segments);
         for (Segment seg : s) {
-            checkLanes(seg.schedule(), nranks, lanes);
+            checkShape(seg.schedule(), ranks.nranks(), lanes);
+            if (!seg.schedule().ranks().containsAll(ranks)) {
+                throw new IllegalArgumentException("a schedule of " + seg.schedule().ranks() + " in a plan of " + ranks);
+            }
         }
-        List<List<Segment>> perRank = new ArrayList<>(nranks);
-        for (int r = 0; r < nranks; r++) {
-            perRank.add(s);
-        }
-        return new Plan(algorithm, collective, nranks, lanes, List.copyOf(perRank));
+        return new Plan(algorithm, collective, ranks, lanes, s, null);
     }
 
     /** A plan in which each rank runs its own segments (point-to-point groups). */
     public static Plan perRank(String algorithm, Collective collective, int nranks, int lanes,
                                List<List<Segment>> segmentsPerRank) {
-        if (segmentsPerRank.size() != nranks) {
-            throw new IllegalArgumentException(segmentsPerRank.size() + " segment lists for " + nranks + " ranks");
-        }
-        List<List<Segment>> copy = new ArrayList<>(nranks);
-        for (List<Segment> l : segmentsPerRank) {
-            for (Segment seg : l) {
-                checkLanes(seg.schedule(), nranks, lanes);
-            }
-            copy.add(List.copyOf(l));
-        }
-        return new Plan(algorithm, collective, nranks, lanes, List.copyOf(copy));
+        return perRank(algorithm, collective, RankSet.all(nranks), lanes, segmentsPerRank);
     }
 
-    private static Schedule checkLanes(Schedule s, int nranks, int lanes) {
+    /**
+     * A plan in which each rank of {@code ranks} runs its own segments, {@code segmentsPerRank} in
+     * slot order; the schedules of a rank's segments need hold only its own steps.
+     */
+    public static Plan perRank(String algorithm, Collective collective, RankSet ranks, int lanes,
+                               List<List<Segment>> segmentsPerRank) {
+        if (segmentsPerRank.size() != ranks.size()) {
+            throw new IllegalArgumentException(segmentsPerRank.size() + " segment lists for " + ranks);
+        }
+        List<List<Segment>> copy = new ArrayList<>(ranks.size());
+        for (int i = 0; i < ranks.size(); i++) {
+            for (Segment seg : segmentsPerRank.get(i)) {
+                checkShape(seg.schedule(), ranks.nranks(), lanes);
+                if (!seg.schedule().ranks().contains(ranks.rank(i))) {
+                    throw new IllegalArgumentException("rank " + ranks.rank(i) + "'s segment has a schedule of "
+                            + seg.schedule().ranks());
+                }
+            }
+            copy.add(List.copyOf(segmentsPerRank.get(i)));
+        }
+        return new Plan(algorithm, collective, ranks, lanes, null, List.copyOf(copy));
+    }
+
+    private static void checkShape(Schedule s, int nranks, int lanes) {
         if (s.nranks() != nranks || s.lanes() != lanes) {
             throw new IllegalArgumentException("schedule of " + s.nranks() + " ranks and " + s.lanes()
                     + " lanes in a plan of " + nranks + " ranks and " + lanes + " lanes");
         }
-        return s;
     }
 
     /** The generator's name, as {@code JCCL_ALGO} and the perf tool print it. */
@@ -109,13 +139,33 @@ public final class Plan {
         return lanes;
     }
 
+    /** The ranks whose segments this plan holds. */
+    public RankSet ranks() {
+        return ranks;
+    }
+
+    /** The segments rank {@code rank} runs; refused for a rank that was not planned. */
     public List<Segment> segments(int rank) {
-        return segmentsPerRank.get(rank);
+        int slot = ranks.slotOf(rank, "plan");
+        return shared != null ? shared : own.get(slot);
     }
 
     /**
-     * Scratch elements each rank needs for this plan ({@link Buf#SCRATCH}): the engine provides
-     * them per call; 0 for plans that keep everything in the user buffers.
+     * This plan's segments followed by {@code next}'s, for the same ranks: both must be plans every
+     * rank shares (as a tree's reduce and broadcast halves are).
+     */
+    public Plan then(Plan next) {
+        if (shared == null || next.shared == null || !ranks.equals(next.ranks) || lanes != next.lanes) {
+            throw new IllegalArgumentException("only shared plans of the same ranks and lanes run one after the other");
+        }
+        List<Segment> all = new ArrayList<>(shared);
+        all.addAll(next.shared);
+        return shared(algorithm, collective, ranks, lanes, all);
+    }
+
+    /**
+     * Scratch elements each planned rank needs for this plan ({@link Buf#SCRATCH}): the engine
+     * provides them per call; 0 for plans that keep everything in the user buffers.
      */
     public long scratch() {
         return scratch;
@@ -132,12 +182,17 @@ public final class Plan {
 
     /** The same plan with one segment of every rank replaced: how tests break a plan on purpose. */
     public Plan withSegment(int index, Segment replacement) {
-        List<List<Segment>> copy = new ArrayList<>(nranks);
-        for (List<Segment> l : segmentsPerRank) {
+        if (shared != null) {
+            List<Segment> m = new ArrayList<>(shared);
+            m.set(index, replacement);
+            return shared(algorithm, collective, ranks, lanes, m);
+        }
+        List<List<Segment>> copy = new ArrayList<>(own.size());
+        for (List<Segment> l : own) {
             List<Segment> m = new ArrayList<>(l);
             m.set(index, replacement);
             copy.add(m);
         }
-        return perRank(algorithm, collective, nranks, lanes, copy);
+        return perRank(algorithm, collective, ranks, lanes, copy);
     }
 }
