@@ -11,6 +11,9 @@ import io.jccl.topo.Channels;
 /**
  * Direct exchanges: every rank talks to each peer over their own connection. Each channel takes an
  * equal share of every block; a tile holds {@code maxMessage} elements per block per channel.
+ *
+ * <p>Not planned per rank: every rank is laid out and the planned ranks' steps kept
+ * ({@link Tiles}), so a plan is correct for any ranks but costs the whole job's steps.
  */
 final class DirectGenerators {
     private DirectGenerators() {

@@ -4,7 +4,13 @@ import io.jccl.plan.Call;
 import io.jccl.plan.Plan;
 import io.jccl.topo.Channels;
 
-/** Makes the plan of a collective call on a channel structure. */
+/**
+ * Makes the plan of a collective call on a channel structure, for the call's
+ * {@link Call#ranks() planned ranks}. Ring (all-reduce, all-gather, reduce-scatter, broadcast,
+ * reduce), tree and split tree plan per rank: what a rank's plan costs grows with its own steps
+ * only. The others (hierarchical, recursive, PAT, pipeline, two-phase, direct) lay out every rank
+ * and keep the planned ones' steps.
+ */
 @FunctionalInterface
 public interface Generator {
     /**

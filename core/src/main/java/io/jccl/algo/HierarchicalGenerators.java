@@ -16,6 +16,9 @@ import java.util.List;
  * (chunk k is the one whose reduction the column's ring completes on server k). Both algorithms
  * keep partial sums in flight only: the reduction inside a server feeds each step of the
  * inter-server ring as it goes, and each chunk is written once, in its final place.
+ *
+ * <p>Not planned per rank: every rank is laid out and the planned ranks' steps kept
+ * ({@link Tiles}), so a plan is correct for any ranks but costs the whole job's steps.
  */
 final class HierarchicalGenerators {
     private HierarchicalGenerators() {

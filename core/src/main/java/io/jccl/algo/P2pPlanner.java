@@ -5,6 +5,7 @@ import io.jccl.Collective;
 import io.jccl.plan.Link;
 import io.jccl.plan.P2pOp;
 import io.jccl.plan.Plan;
+import io.jccl.plan.RankSet;
 import io.jccl.plan.Region;
 import io.jccl.plan.Schedule;
 import io.jccl.plan.Segment;
@@ -29,7 +30,7 @@ public final class P2pPlanner {
     private P2pPlanner() {
     }
 
-    /** The segments rank {@code rank} runs for its group {@code ops}; the other ranks' steps are empty. */
+    /** The segments rank {@code rank} runs for its group {@code ops}: schedules of its own steps alone. */
     public static List<Segment> planRank(int nranks, int rank, List<P2pOp> ops, long maxMessage, int lanes) {
         if (maxMessage < 1 || lanes < 1) {
             throw new IllegalArgumentException("maxMessage " + maxMessage + ", lanes " + lanes);
@@ -86,7 +87,7 @@ public final class P2pPlanner {
 
     private static Schedule tile(int nranks, int rank, List<P2pOp> ops, int[] channel, int[] round, int[] selfMatch,
                                  long maxMessage, int lanes, long t) {
-        Schedule.Builder b = new Schedule.Builder(nranks, lanes);
+        Schedule.Builder b = new Schedule.Builder(RankSet.of(nranks, rank), lanes);
         long start = t * maxMessage;
         int rounds = 0;
         for (int i = 0; i < ops.size(); i++) {

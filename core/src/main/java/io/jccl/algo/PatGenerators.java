@@ -17,6 +17,9 @@ import java.util.List;
  * powers of two: the last step carries n - 2^(L-1) blocks. Blocks go to and from their final
  * places; NCCL packs a step's blocks into one buffer, jccl sends them back to back (a message is
  * one contiguous region).
+ *
+ * <p>Not planned per rank: every rank is laid out and the planned ranks' steps kept
+ * ({@link Tiles}), so a plan is correct for any ranks but costs the whole job's steps.
  */
 final class PatGenerators {
     private PatGenerators() {

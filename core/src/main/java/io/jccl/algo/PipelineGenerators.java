@@ -15,6 +15,9 @@ import java.util.List;
  * run the inter-server ring, and every ring step also moves the block it handles over the
  * intra-server full mesh, so both levels of links carry data at once. Blocks land directly in
  * their final place; in place, a rank's own block is never copied.
+ *
+ * <p>Not planned per rank: every rank is laid out and the planned ranks' steps kept
+ * ({@link Tiles}), so a plan is correct for any ranks but costs the whole job's steps.
  */
 final class PipelineGenerators {
     private PipelineGenerators() {

@@ -19,6 +19,9 @@ import java.util.List;
  * that p ranks run the exchanges. A rank's partial result lives in scratch between steps. Messages
  * larger than a FIFO slot travel in pieces, sends and receives interleaved so that no connection
  * ever holds more than one of them.
+ *
+ * <p>Not planned per rank: every rank is laid out and the planned ranks' steps kept
+ * ({@link Tiles}), so a plan is correct for any ranks but costs the whole job's steps.
  */
 final class RecursiveGenerators {
     private RecursiveGenerators() {

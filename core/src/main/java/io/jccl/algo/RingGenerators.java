@@ -4,6 +4,7 @@ import io.jccl.plan.Call;
 import io.jccl.Collective;
 import io.jccl.plan.Link;
 import io.jccl.plan.Plan;
+import io.jccl.plan.RankSet;
 import io.jccl.plan.Region;
 import io.jccl.plan.Schedule;
 import io.jccl.plan.Step;
@@ -15,6 +16,8 @@ import java.util.List;
 /**
  * Ring schedules. Each channel takes an equal share of the tile and runs the ring of that channel;
  * every message is one chunk of one channel's share, at most {@code maxMessage} elements.
+ * Planned per rank: each planned rank's steps come from its own position on each channel's ring
+ * (found in O(1)), so a rank's plan costs its own steps, whatever the number of ranks.
  */
 final class RingGenerators {
     private RingGenerators() {
@@ -30,12 +33,13 @@ final class RingGenerators {
                 return;
             }
             Link prev = new Link(ring.at(p - 1), c);
+            List<Link> prevs = List.of(prev);
             List<Link> next = List.of(new Link(ring.at(p + 1), c));
             b.add(rank, c, Step.send(chunk(true, ps, pl, n, p - 1), next.get(0)));
             for (int j = 2; j < n; j++) {
-                b.add(rank, c, Step.recvReduceSend(List.of(prev), chunk(true, ps, pl, n, p - j), next));
+                b.add(rank, c, Step.recvReduceSend(prevs, chunk(true, ps, pl, n, p - j), next));
             }
-            b.add(rank, c, Step.recvReduceCopySend(List.of(prev), chunk(true, ps, pl, n, p),
+            b.add(rank, c, Step.recvReduceCopySend(prevs, chunk(true, ps, pl, n, p),
                     chunk(false, ps, pl, n, p), next, true));
             for (int j = 1; j < n - 1; j++) {
                 b.add(rank, c, Step.recvCopySend(prev, chunk(false, ps, pl, n, p - j), next));
@@ -131,15 +135,15 @@ final class RingGenerators {
     }
 
     /**
-     * One share per lane, laid on the lane's ring position by position; messages of at most
-     * {@code maxMessage}. A rooted collective's ring starts at the root.
+     * One share per lane, laid on the lane's ring at each planned rank's position; messages of at
+     * most {@code maxMessage}. A rooted collective's ring starts at the root.
      */
     private static Plan onRings(Collective collective, Call call, Channels ch, long maxMessage, AtPosition at) {
-        int n = call.nranks();
+        RankSet ranks = call.ranks();
         return Tiles.perLane(Algorithm.RING, collective, call, ch.count(), maxMessage, (b, c, ps, pl) -> {
             Ring ring = collective.rooted() ? ch.ring(c).startingAt(call.root()) : ch.ring(c);
-            for (int p = 0; p < n; p++) {
-                at.add(b, c, ring, p, ps, pl);
+            for (int i = 0; i < ranks.size(); i++) {
+                at.add(b, c, ring, ring.positionOf(ranks.rank(i)), ps, pl);
             }
         });
     }

@@ -8,7 +8,9 @@ import io.jccl.plan.Schedule;
 /**
  * The shape every generator shares: the call's elements cut into equal tiles (the last shorter),
  * each tile cut into {@code shares} equal shares, and the steps of each share laid out by the
- * generator.
+ * generator. Only the steps of the call's {@link Call#ranks() planned ranks} are kept: a generator
+ * that lays out every rank anyway gives a correct plan of a few, and one that lays out
+ * {@link Schedule.Builder#ranks()} alone costs what their steps cost.
  */
 final class Tiles {
     private Tiles() {
@@ -22,9 +24,8 @@ final class Tiles {
 
     /** A plan of tiles of {@code tile} elements over {@code lanes} lanes, cut into {@code shares}. */
     static Plan plan(Algorithm algorithm, Collective collective, Call call, int lanes, int shares, long tile, Share share) {
-        int n = call.nranks();
-        return Plan.tiled(algorithm.id(), collective, n, lanes, call.count(), tile, tc -> {
-            Schedule.Builder b = new Schedule.Builder(n, lanes);
+        return Plan.tiled(algorithm.id(), collective, call.ranks(), lanes, call.count(), tile, tc -> {
+            Schedule.Builder b = new Schedule.Builder(call.ranks(), lanes);
             for (int s = 0; s < shares; s++) {
                 share.add(b, s, Split.start(tc, shares, s), Split.size(tc, shares, s));
             }

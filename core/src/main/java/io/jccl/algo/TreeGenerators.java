@@ -5,7 +5,7 @@ import io.jccl.Collective;
 import io.jccl.plan.Link;
 import io.jccl.plan.Plan;
 import io.jccl.plan.Region;
-import io.jccl.plan.Segment;
+import io.jccl.plan.RankSet;
 import io.jccl.plan.Step;
 import io.jccl.topo.Channels;
 import io.jccl.topo.TreeNode;
@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * All-reduce on the double binary tree. Tree lanes come in pairs: the first half of the lanes run
- * the first tree, the second half the second, so each tree carries half of the data.
+ * the first tree, the second half the second, so each tree carries half of the data. Planned per
+ * rank: a planned rank's steps come from its own node (parent and children) in each tree.
  */
 final class TreeGenerators {
     private TreeGenerators() {
@@ -43,12 +44,13 @@ final class TreeGenerators {
      * segments of tiles, as NCCL's up/down tree runs its reduce loop before its broadcast loop.
      */
     static Plan upDown(Call call, Channels ch, long maxMessage) {
-        int n = call.nranks();
+        RankSet ranks = call.ranks();
         int lanes = treeLanes(ch.count());
         Plan up = Tiles.perLane(Algorithm.TREE, Collective.ALL_REDUCE, call, lanes, maxMessage, (b, c, ps, pl) -> {
             Region in = Region.input(ps, pl);
             Region out = Region.output(ps, pl);
-            for (int r = 0; r < n; r++) {
+            for (int i = 0; i < ranks.size(); i++) {
+                int r = ranks.rank(i);
                 TreeNode t = node(ch, c, lanes, r);
                 List<Link> children = links(t.children(), c);
                 if (t.isRoot()) {
@@ -63,7 +65,8 @@ final class TreeGenerators {
         });
         Plan down = Tiles.perLane(Algorithm.TREE, Collective.ALL_REDUCE, call, lanes, maxMessage, (b, c, ps, pl) -> {
             Region out = Region.output(ps, pl);
-            for (int r = 0; r < n; r++) {
+            for (int i = 0; i < ranks.size(); i++) {
+                int r = ranks.rank(i);
                 TreeNode t = node(ch, c, lanes, r);
                 List<Link> children = links(t.children(), c);
                 if (t.isRoot()) {
@@ -77,9 +80,7 @@ final class TreeGenerators {
                 }
             }
         });
-        List<Segment> segments = new ArrayList<>(up.segments(0));
-        segments.addAll(down.segments(0));
-        return Plan.shared(Algorithm.TREE.id(), Collective.ALL_REDUCE, n, lanes, segments);
+        return up.then(down);
     }
 
     /**
@@ -87,14 +88,15 @@ final class TreeGenerators {
      * the result down; the root's reducing lane starts the way down on the broadcast lane's channel.
      */
     static Plan split(Call call, Channels ch, long maxMessage) {
-        int n = call.nranks();
+        RankSet ranks = call.ranks();
         int half = treeLanes(ch.count());
         long tile = Math.multiplyExact(maxMessage, (long) half);
         return Tiles.plan(Algorithm.SPLIT_TREE, Collective.ALL_REDUCE, call, 2 * half, half, tile, (b, c, ps, pl) -> {
             int downLane = half + c;
             Region in = Region.input(ps, pl);
             Region out = Region.output(ps, pl);
-            for (int r = 0; r < n; r++) {
+            for (int i = 0; i < ranks.size(); i++) {
+                int r = ranks.rank(i);
                 TreeNode t = node(ch, c, half, r);
                 List<Link> upChildren = links(t.children(), c);
                 List<Link> downChildren = links(t.children(), downLane);

@@ -17,6 +17,9 @@ import java.util.List;
  * blocks; gathering inside the server first would carry every block R times across servers.
  * Reduce-scatter is the mirror: the full mesh reduces, into scratch, the partial sums of the
  * server for the rank's column, then the column's ring reduce-scatters them across servers.
+ *
+ * <p>Not planned per rank: every rank is laid out and the planned ranks' steps kept
+ * ({@link Tiles}), so a plan is correct for any ranks but costs the whole job's steps.
  */
 final class TwoPhaseGenerators {
     private TwoPhaseGenerators() {
