@@ -10,6 +10,7 @@ import io.jccl.plan.Call;
 import io.jccl.Collective;
 import io.jccl.plan.P2pOp;
 import io.jccl.plan.Plan;
+import io.jccl.plan.RankSet;
 import io.jccl.plan.Segment;
 import io.jccl.proto.Protocol;
 import io.jccl.tune.CallSize;
@@ -26,8 +27,9 @@ import java.util.function.Consumer;
  * and channels from what every rank shares (so every rank reaches the same plan, and both engines
  * the same one: their results are then bitwise equal), the protocol's slot bounds the message
  * (tree all-reduce in Simple halves it to fill the pipeline), the engine's {@link Fit} sizes the
- * channels to its hardware, and the plan is made once per call shape. Send/recv groups are planned
- * per rank from its own operations alone ({@link #sendRecv}).
+ * channels to its hardware, and the plan is made once per call shape. A plan holds the steps of
+ * the ranks this process runs only ({@link RankSet}), so its cost is theirs, not the job's. Send/recv
+ * groups are planned per rank from its own operations alone ({@link #sendRecv}).
  */
 public final class Planner {
     /** A planned call: the plan and how it was chosen. */
@@ -88,21 +90,27 @@ public final class Planner {
     private final Tuner tuner;
     private final Config config;
     private final int nranks;
+    /** The ranks this process runs: plans hold their steps only. */
+    private final RankSet ranks;
     private final Fit fit;
     /** Told each shape's choice once (JCCL_DEBUG=INFO), or null. */
     private final Consumer<String> info;
     private final ConcurrentHashMap<CallKey, Planned> plans = new ConcurrentHashMap<>();
 
-    /** Plans of {@code nranks} ranks from {@code tuner} and the shared {@code config}, fitted by {@code fit}. */
     /** The configuration plans follow: rank 0's shared settings over this rank's own. */
     public Config config() {
         return config;
     }
 
-    public Planner(Tuner tuner, Config config, int nranks, Fit fit, Consumer<String> info) {
+    /**
+     * Plans for the ranks {@code ranks} of a job (those this process runs) from {@code tuner} and
+     * the shared {@code config}, fitted by {@code fit}.
+     */
+    public Planner(Tuner tuner, Config config, RankSet ranks, Fit fit, Consumer<String> info) {
         this.tuner = tuner;
         this.config = config;
-        this.nranks = nranks;
+        this.nranks = ranks.nranks();
+        this.ranks = ranks;
         this.fit = fit;
         this.info = info;
     }
@@ -116,7 +124,7 @@ public final class Planner {
                 plans.clear();
             }
             p = plans.computeIfAbsent(key, k -> {
-                Planned made = make(tuner, config, nranks, fit, k, rank);
+                Planned made = make(tuner, config, ranks, fit, k, rank);
                 if (info != null) {
                     info.accept(k.collective().cliName() + " " + CallSize.bytes(k.collective(), k.count(), k.elementSize(), nranks)
                             + " B on " + nranks + " ranks: " + made.choice());
@@ -138,18 +146,24 @@ public final class Planner {
      * rank's executors outnumber what may run at once, which must all run together.
      */
     public static Planned make(Tuner tuner, Config config, int n, Fit fit, CallKey k, int rank) {
+        return make(tuner, config, RankSet.all(n), fit, k, rank);
+    }
+
+    /** The same, the plan holding the steps of {@code ranks} only. */
+    public static Planned make(Tuner tuner, Config config, RankSet ranks, Fit fit, CallKey k, int rank) {
+        int n = ranks.nranks();
         Choice c = tuner.choose(k.collective(), k.count(), k.elementSize(), rank);
         Protocol p = c.protocol();
         long bytes = CallSize.bytes(k.collective(), k.count(), k.elementSize(), n);
         if (!config.channelBoundsGiven()) {
             c = withChannels(c, fit.channels(c, bytes));
         }
-        Plan plan = plan(tuner, config, n, k, c, bytes);
+        Plan plan = plan(tuner, config, ranks, k, c, bytes);
         int blocks = fit.blocks(plan);
         while (blocks > fit.maxBlocks() && !config.channelBoundsGiven() && c.channels() > 1) {
             // an algorithm with more blocks than channels: fewer channels
             c = withChannels(c, Math.max(1, (int) ((long) c.channels() * fit.maxBlocks() / blocks)));
-            plan = plan(tuner, config, n, k, c, bytes);
+            plan = plan(tuner, config, ranks, k, c, bytes);
             blocks = fit.blocks(plan);
         }
         if (blocks > fit.maxBlocks()) {
@@ -162,14 +176,14 @@ public final class Planner {
         return channels == c.channels() ? c : new Choice(c.algorithm(), c.protocol(), channels, c.source(), c.predictedMicros());
     }
 
-    private static Plan plan(Tuner tuner, Config config, int n, CallKey k, Choice c, long bytes) {
+    private static Plan plan(Tuner tuner, Config config, RankSet ranks, CallKey k, Choice c, long bytes) {
         Protocol p = c.protocol();
         long message = p.maxMessageBytes(p.buffSize(config));
         if (p == Protocol.SIMPLE && (c.algorithm() == Algorithm.TREE || c.algorithm() == Algorithm.SPLIT_TREE)) {
             message = tuner.treeChunkBytes(message, bytes, c.channels());
         }
         long maxMessage = Math.max(1, message / k.elementSize());
-        return Algorithms.plan(new Call(k.collective(), n, k.count(), k.root()), c.algorithm(),
+        return Algorithms.plan(new Call(k.collective(), ranks.nranks(), k.count(), k.root(), ranks), c.algorithm(),
                 tuner.channelsOf(c.channels()), maxMessage);
     }
 
@@ -190,11 +204,7 @@ public final class Planner {
         } catch (IllegalArgumentException e) {
             throw new JcclException(ErrorCode.INVALID_ARGUMENT, rank, "send/recv group: " + e.getMessage());
         }
-        List<List<Segment>> perRank = new ArrayList<>(nranks);
-        for (int r = 0; r < nranks; r++) {
-            perRank.add(r == rank ? mine : List.of());
-        }
-        return Plan.perRank(Algorithm.DIRECT.id(), Collective.SEND_RECV, nranks, lanes, perRank);
+        return Plan.perRank(Algorithm.DIRECT.id(), Collective.SEND_RECV, RankSet.of(nranks, rank), lanes, List.of(mine));
     }
 
     /** How a send/recv group runs (what {@code jccl perf} prints): the direct algorithm, Simple, the least channels. */

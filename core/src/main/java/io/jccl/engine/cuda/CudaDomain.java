@@ -8,6 +8,7 @@ import io.jccl.JcclException;
 import io.jccl.engine.JobChannels;
 import io.jccl.engine.Planner;
 import io.jccl.log.Log;
+import io.jccl.plan.RankSet;
 import io.jccl.proto.Protocol;
 import io.jccl.transport.GpuFifos;
 import io.jccl.transport.GpuProcessFifos;
@@ -97,8 +98,13 @@ final class CudaDomain {
         }
         this.gpus = List.copyOf(byBusId.values());
         this.fifos = new GpuFifos(config, gpuOf, gpuIds, remote, () -> aborted);
-        this.planner = new Planner(tuner, config, nranks, CudaTuning.fit(sharing, this::residentBlocks),
+        this.planner = new Planner(tuner, config, localRanks(local), CudaTuning.fit(sharing, this::residentBlocks),
                 Log.of(config, Log.NO_RANK).infoLines(Config.Subsys.TUNING));
+    }
+
+    /** The ranks of this process, which its plans hold the steps of. */
+    private static RankSet localRanks(boolean[] local) {
+        return RankSet.of(local.length, java.util.stream.IntStream.range(0, local.length).filter(r -> local[r]).toArray());
     }
 
     /** The most ranks on any one GPU (their blocks must be resident together). */
@@ -164,14 +170,15 @@ final class CudaDomain {
         return netFailure;
     }
 
-    /** The lane of every connection a plan's ranks send or receive on. */
+    /** The lane of every connection a plan's (planned) ranks send or receive on. */
     Map<io.jccl.plan.Connection, Integer> lanesOf(io.jccl.plan.Plan plan) {
         return lanes.computeIfAbsent(plan, CudaDomain::connectionLanes);
     }
 
     static Map<io.jccl.plan.Connection, Integer> connectionLanes(io.jccl.plan.Plan plan) {
         Map<io.jccl.plan.Connection, Integer> m = new HashMap<>();
-        for (int r = 0; r < plan.nranks(); r++) {
+        for (int i = 0; i < plan.ranks().size(); i++) {
+            int r = plan.ranks().rank(i);
             for (io.jccl.plan.Segment seg : plan.segments(r)) {
                 for (int l = 0; l < plan.lanes(); l++) {
                     for (io.jccl.plan.Step st : seg.schedule().stepArray(r, l)) {

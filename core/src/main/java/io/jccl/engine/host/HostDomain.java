@@ -3,6 +3,7 @@ package io.jccl.engine.host;
 import io.jccl.Config;
 import io.jccl.engine.Planner;
 import io.jccl.log.Log;
+import io.jccl.plan.RankSet;
 import io.jccl.proto.Protocol;
 import io.jccl.tune.Tuner;
 
@@ -57,7 +58,9 @@ final class HostDomain implements NetOwner, Wait.Watch {
         this.otherProcessRanks = peers == null ? 0 : peers.otherProcessRanksHere();
         Log log = Log.of(config, Log.NO_RANK);
         this.fifos = new HostFifos(nranks, config, peers, r -> comms[r].arena(), log.infoLines(Config.Subsys.INIT));
-        this.planner = new Planner(tuner, config, nranks, Planner.THREADS, log.infoLines(Config.Subsys.TUNING));
+        // Plans hold the steps of this process's ranks only: all of them when they are threads.
+        RankSet mine = peers == null ? RankSet.all(nranks) : RankSet.of(nranks, peers.localRanks());
+        this.planner = new Planner(tuner, config, mine, Planner.THREADS, log.infoLines(Config.Subsys.TUNING));
     }
 
     /** Counts a local rank in; {@link #leave} counts it out. */
