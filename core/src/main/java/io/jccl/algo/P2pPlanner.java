@@ -12,7 +12,9 @@ import io.jccl.plan.Segment;
 import io.jccl.plan.Step;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -38,8 +40,10 @@ public final class P2pPlanner {
         int[] channel = new int[ops.size()];
         int[] round = new int[ops.size()];
         int[] selfMatch = new int[ops.size()];
-        int[] sends = new int[nranks];
-        int[] recvs = new int[nranks];
+        // Messages so far per peer, in maps: a group names a few peers, and counting them costs
+        // what the group does, not the job's ranks.
+        Map<Integer, Integer> sends = new HashMap<>();
+        Map<Integer, Integer> recvs = new HashMap<>();
         List<Integer> selfSends = new ArrayList<>();
         List<Integer> selfRecvs = new ArrayList<>();
         for (int i = 0; i < ops.size(); i++) {
@@ -51,7 +55,7 @@ public final class P2pPlanner {
             if (op.peer() == rank) {
                 (op.send() ? selfSends : selfRecvs).add(i);
             } else {
-                int k = op.send() ? sends[op.peer()]++ : recvs[op.peer()]++;
+                int k = (op.send() ? sends : recvs).merge(op.peer(), 1, Integer::sum) - 1;
                 channel[i] = k % lanes;
                 round[i] = k / lanes;
             }
