@@ -10,6 +10,10 @@ import io.jccl.plan.RankSet;
 import io.jccl.proto.Protocol;
 import io.jccl.topo.Channels;
 import io.jccl.topo.ServerLayout;
+<<<<<<< HEAD
+=======
+import org.openjdk.jmh.annotations.AuxCounters;
+>>>>>>> per-rank-plan
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -23,6 +27,11 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+<<<<<<< HEAD
+=======
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+>>>>>>> per-rank-plan
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,6 +42,12 @@ import java.util.concurrent.TimeUnit;
  * (2(n-1) messages each way), the tree 4 whatever n (one up and one down on each of two lanes),
  * so the ring's cost should grow as n and the tree's not at all (docs/results.md, "Planning").
  * {@link #everyRank} plans every rank of the job, what each process paid before plans were per rank.
+<<<<<<< HEAD
+=======
+ * The counters {@code cpuNanos} and {@code plans} (JMH sums them over the iterations) give the
+ * mean CPU time of a plan, cpuNanos / plans: the thread's own, so the time other processes of a
+ * shared machine take does not count (two clock reads per plan are in it).
+>>>>>>> per-rank-plan
  *
  * <pre>{@code
  * java -cp <bench jar and dependencies> org.openjdk.jmh.Main PlanBench.oneRank -prof gc
@@ -103,6 +118,7 @@ public class PlanBench {
         }
     }
 
+<<<<<<< HEAD
     @Benchmark
     public Plan oneRank(OneRank s) {
         return Algorithms.plan(s.call, s.algo, s.channels, s.maxMessage);
@@ -111,5 +127,46 @@ public class PlanBench {
     @Benchmark
     public Plan everyRank(EveryRank s) {
         return Algorithms.plan(s.call, s.algo, s.channels, s.maxMessage);
+=======
+    /** The CPU time of the plans and their number, secondary results JMH sums over the iterations. */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.EVENTS)
+    public static class CpuTime {
+        private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+        public long cpuNanos;
+        public long plans;
+
+        @Setup(Level.Iteration)
+        public void reset() {
+            cpuNanos = 0;
+            plans = 0;
+        }
+
+        static long now() {
+            return THREADS.getCurrentThreadCpuTime();
+        }
+
+        void add(long planNanos) {
+            cpuNanos += planNanos;
+            plans++;
+        }
+    }
+
+    @Benchmark
+    public Plan oneRank(OneRank s, CpuTime cpu) {
+        long start = CpuTime.now();
+        Plan p = Algorithms.plan(s.call, s.algo, s.channels, s.maxMessage);
+        cpu.add(CpuTime.now() - start);
+        return p;
+    }
+
+    @Benchmark
+    public Plan everyRank(EveryRank s, CpuTime cpu) {
+        long start = CpuTime.now();
+        Plan p = Algorithms.plan(s.call, s.algo, s.channels, s.maxMessage);
+        cpu.add(CpuTime.now() - start);
+        return p;
+>>>>>>> per-rank-plan
     }
 }
