@@ -10,10 +10,7 @@ import io.jccl.plan.RankSet;
 import io.jccl.proto.Protocol;
 import io.jccl.topo.Channels;
 import io.jccl.topo.ServerLayout;
-<<<<<<< HEAD
-=======
 import org.openjdk.jmh.annotations.AuxCounters;
->>>>>>> per-rank-plan
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -27,11 +24,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-<<<<<<< HEAD
-=======
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
->>>>>>> per-rank-plan
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,12 +36,9 @@ import java.util.concurrent.TimeUnit;
  * (2(n-1) messages each way), the tree 4 whatever n (one up and one down on each of two lanes),
  * so the ring's cost should grow as n and the tree's not at all (docs/results.md, "Planning").
  * {@link #everyRank} plans every rank of the job, what each process paid before plans were per rank.
-<<<<<<< HEAD
-=======
  * The counters {@code cpuNanos} and {@code plans} (JMH sums them over the iterations) give the
  * mean CPU time of a plan, cpuNanos / plans: the thread's own, so the time other processes of a
  * shared machine take does not count (two clock reads per plan are in it).
->>>>>>> per-rank-plan
  *
  * <pre>{@code
  * java -cp <bench jar and dependencies> org.openjdk.jmh.Main PlanBench.oneRank -prof gc
@@ -118,16 +109,6 @@ public class PlanBench {
         }
     }
 
-<<<<<<< HEAD
-    @Benchmark
-    public Plan oneRank(OneRank s) {
-        return Algorithms.plan(s.call, s.algo, s.channels, s.maxMessage);
-    }
-
-    @Benchmark
-    public Plan everyRank(EveryRank s) {
-        return Algorithms.plan(s.call, s.algo, s.channels, s.maxMessage);
-=======
     /** The CPU time of the plans and their number, secondary results JMH sums over the iterations. */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.EVENTS)
@@ -167,6 +148,5 @@ public class PlanBench {
         Plan p = Algorithms.plan(s.call, s.algo, s.channels, s.maxMessage);
         cpu.add(CpuTime.now() - start);
         return p;
->>>>>>> per-rank-plan
     }
 }
