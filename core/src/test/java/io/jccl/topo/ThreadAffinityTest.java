@@ -86,4 +86,26 @@ class ThreadAffinityTest {
             assertThat(ThreadAffinity.get()).isEqualTo(before);
         });
     }
+
+    @Test
+    void masksReadIntoAndCompareWithoutMakingSets() throws Throwable {
+        onOwnThread(() -> {
+            CpuSet before = ThreadAffinity.get();
+            ThreadAffinity.Mask into = ThreadAffinity.Mask.empty();
+            assertThat(ThreadAffinity.read(into)).isSameAs(into);
+            assertThat(into.cpus()).isEqualTo(before);
+            assertThat(into.sameCpus(ThreadAffinity.Mask.of(before))).isTrue();
+            CpuSet one = CpuSet.fromCpulist(Integer.toString(before.cpus().nextSetBit(0)));
+            assertThat(into.sameCpus(ThreadAffinity.Mask.of(one))).isEqualTo(before.equals(one));
+            // A mask sized for CPU 2000 holds the same CPUs as a small one when the rest is empty.
+            assertThat(ThreadAffinity.Mask.of(CpuSet.fromCpulist("3")).sameCpus(ThreadAffinity.Mask.of(CpuSet.fromCpulist("3")))).isTrue();
+            java.util.BitSet wide = new java.util.BitSet();
+            wide.set(3);
+            wide.set(2000);
+            assertThat(ThreadAffinity.Mask.of(new CpuSet(wide)).sameCpus(ThreadAffinity.Mask.of(CpuSet.fromCpulist("3")))).isFalse();
+            ThreadAffinity.set(ThreadAffinity.Mask.of(one));
+            assertThat(ThreadAffinity.read(into).cpus()).isEqualTo(one);
+            ThreadAffinity.set(ThreadAffinity.Mask.of(before));
+        });
+    }
 }
