@@ -6,6 +6,7 @@ import io.jccl.plan.Call;
 import io.jccl.Collective;
 import io.jccl.plan.Link;
 import io.jccl.plan.Plan;
+import io.jccl.plan.RankSet;
 import io.jccl.plan.Schedule;
 import io.jccl.plan.Step;
 import io.jccl.topo.Channels;
@@ -24,17 +25,33 @@ import java.util.Map;
  * the model's {@code latency + bytes / bandwidth} form. DESIGN.md's formulas
  * (hierarchical ring ≈ 2(m+1)α + 4S/B, 2D torus ≈ 2(m+n)α + 4S/B, butterfly ≈ log2 N (α + S/B), the
  * pipeline's overlap) come out of the schedules; TunerTest checks them.
+ *
+ * <p>Playing a schedule visits every rank's steps, which grows faster than the job (a first call
+ * of a shape took half a minute at 1,024 ranks), so a job of more than {@link #PLAYED_RANKS}
+ * ranks is priced from the same terms in closed form ({@link ScheduleFormulas}, checked against
+ * the played ones) and counts its messages on a sample of its ranks, each planned alone.
+ *
+ * <pre>{@code
+ * ScheduleCost cost = new ScheduleCost(ServerLayout.uniform(2, 4));
+ * double us = cost.time(Collective.ALL_REDUCE, Algorithm.HIER_RING, 1 << 20, 0.2, 5, 3000, 1000);
+ * }</pre>
  */
 public final class ScheduleCost {
     /** Per call byte, µs, and µs of latency. */
     private record Terms(double latency, double perByte) {
     }
 
+    /** The largest job whose schedules are played; larger ones are priced in closed form. */
+    public static final int PLAYED_RANKS = 64;
+    /** The most ranks whose messages are counted in a job too large to play. */
+    static final int SAMPLED_RANKS = 48;
+
     private final ServerLayout layout;
     private final Map<String, Schedule> schedules = new HashMap<>();
     private final Map<String, Terms> terms = new HashMap<>();
     private final Map<String, Double> extra = new HashMap<>();
     private final Map<String, int[][]> sends = new HashMap<>();
+    private Channels channels;
 
     public ScheduleCost(ServerLayout layout) {
         this.layout = layout;
@@ -49,6 +66,11 @@ public final class ScheduleCost {
                                     double bwIntra, double bwInter) {
         String key = c + "/" + a + "/" + alphaIntra + "/" + alphaInter + "/" + bwIntra + "/" + bwInter;
         Terms t = terms.get(key);
+        if (t == null && !played()) {
+            ScheduleFormulas.Shape f = ScheduleFormulas.shape(c, a, layout.servers(), perServer());
+            t = new Terms(f.latency(alphaIntra, alphaInter), f.perByte(bwIntra, bwInter));
+            terms.put(key, t);
+        }
         if (t == null) {
             Schedule s = schedule(c, a);
             double latency = makespan(s, layout, 0, alphaIntra, alphaInter, Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY);
@@ -57,6 +79,16 @@ public final class ScheduleCost {
             terms.put(key, t);
         }
         return t.latency + bytes * t.perByte;
+    }
+
+    /** Whether this job is small enough to play its schedules. */
+    private boolean played() {
+        return layout.nranks() <= PLAYED_RANKS;
+    }
+
+    /** Ranks per server, rounded up where servers differ. */
+    private int perServer() {
+        return (layout.nranks() + layout.servers() - 1) / layout.servers();
     }
 
     /**
@@ -69,6 +101,9 @@ public final class ScheduleCost {
     public synchronized double extraReduced(Collective c, Algorithm a) {
         if (!c.reduces() || a == Algorithm.RING) {
             return 0;
+        }
+        if (!played()) {
+            return ScheduleFormulas.extraReduced(c, a, layout.nranks());
         }
         return extra.computeIfAbsent(c + "/" + a, k -> {
             double callElements = CallSize.bytes(c, count(c), 1, layout.nranks());
@@ -87,7 +122,8 @@ public final class ScheduleCost {
         // representative call sends as many messages.
         long k = count < layout.nranks() ? Math.max(0, count) : count(c);
         int[][] perRank = this.sends.computeIfAbsent(c + "/" + a + "/" + k,
-                key -> k == 0 ? new int[layout.nranks()][2] : sendsPerLevel(k == count(c) ? schedule(c, a) : schedule(c, a, k)));
+                key -> k == 0 ? new int[1][2] : !played() ? sendsPerLevel(sampled(c, a, k))
+                        : sendsPerLevel(k == count(c) ? schedule(c, a) : schedule(c, a, k)));
         double most = 0;
         double sum = 0;
         for (int[] r : perRank) {
@@ -102,14 +138,16 @@ public final class ScheduleCost {
     public record Sends(double busiest, double mean) {
     }
 
-    /** Per rank, the messages it sends to its own server and to others in one run of {@code s}. */
+    /** Per planned rank, the messages it sends to its own server and to others in one run of {@code s}. */
     private int[][] sendsPerLevel(Schedule s) {
-        int[][] sends = new int[s.nranks()][2];
-        for (int r = 0; r < s.nranks(); r++) {
+        RankSet planned = s.ranks();
+        int[][] sends = new int[planned.size()][2];
+        for (int slot = 0; slot < planned.size(); slot++) {
+            int r = planned.rank(slot);
             for (int l = 0; l < s.lanes(); l++) {
                 for (Step st : s.stepArray(r, l)) {
                     for (Link out : st.send()) {
-                        sends[r][layout.serverOf(out.peer()) == layout.serverOf(r) ? CostModel.INTRA : CostModel.INTER]++;
+                        sends[slot][layout.serverOf(out.peer()) == layout.serverOf(r) ? CostModel.INTRA : CostModel.INTER]++;
                     }
                 }
             }
@@ -144,10 +182,43 @@ public final class ScheduleCost {
         return schedules.computeIfAbsent(c + "/" + a, k -> schedule(c, a, count(c)));
     }
 
+    /**
+     * {@code a}'s schedule of {@code count} elements of {@code c} for a sample of the ranks, each
+     * planned alone: the first and last ranks of the first and last servers and of a server in
+     * the middle (where rings turn and trees and folds put their odd ranks), and ranks spread
+     * evenly over the job.
+     */
+    private Schedule sampled(Collective c, Algorithm a, long count) {
+        int n = layout.nranks();
+        java.util.TreeSet<Integer> ranks = new java.util.TreeSet<>();
+        for (int server : new int[] {0, layout.servers() / 2, layout.servers() - 1}) {
+            int size = layout.localSize(server);
+            for (int i : new int[] {0, 1, size - 2, size - 1}) {
+                if (i >= 0 && i < size) {
+                    ranks.add(layout.rank(server, i));
+                }
+            }
+        }
+        for (int i = 0; ranks.size() < SAMPLED_RANKS && i < SAMPLED_RANKS; i++) {
+            ranks.add((int) ((long) i * n / SAMPLED_RANKS));
+        }
+        Call call = new Call(c, n, count, 0).planning(RankSet.of(n, ranks.stream().mapToInt(Integer::intValue).toArray()));
+        Plan p = Algorithms.plan(call, a, channels(), count * n);
+        return p.segments(0).getFirst().schedule();
+    }
+
+    /** The one channel of the representative call, made once. */
+    private Channels channels() {
+        if (channels == null) {
+            channels = Channels.flat(layout, 1);
+        }
+        return channels;
+    }
+
     /** One tile of {@code a}'s plan of a call of {@code count} elements of {@code c}, on one channel. */
     private Schedule schedule(Collective c, Algorithm a, long count) {
         Call call = new Call(c, layout.nranks(), count, 0);
-        Plan p = Algorithms.plan(call, a, Channels.flat(layout, 1), count * layout.nranks());
+        Plan p = Algorithms.plan(call, a, channels(), count * layout.nranks());
         return p.segments(0).getFirst().schedule();
     }
 

@@ -53,6 +53,8 @@ public final class Tuner {
     private final ChannelRule channelRule;
     /** The channels searched and connected at init, or null for {@link Channels#flat} ones. */
     private final Layout topology;
+    /** {@link #channelsOf} of the flat channels, by count. */
+    private final Channels[] flatByCount = new Channels[io.jccl.topo.TopoSearch.MAX_CHANNELS + 1];
 
     /**
      * How many channels an engine runs a call of {@code bytes} (as {@link CallSize} counts) in
@@ -185,9 +187,25 @@ public final class Tuner {
         return topology;
     }
 
-    /** The {@code count} channels a plan of that many is laid on: the searched ones, or else the flat ones. */
+    /**
+     * The {@code count} channels a plan of that many is laid on: the searched ones, or else the
+     * flat ones, made once per count (they are O(ranks) to build, a call shape's plan O(its own steps)).
+     */
     public Channels channelsOf(int count) {
-        return topology != null ? topology.channels(count) : Channels.flat(layout, count);
+        if (topology != null) {
+            return topology.channels(count);
+        }
+        if (count < 1 || count > flatByCount.length - 1) {
+            return Channels.flat(layout, count);
+        }
+        synchronized (flatByCount) {
+            Channels c = flatByCount[count];
+            if (c == null) {
+                c = Channels.flat(layout, count);
+                flatByCount[count] = c;
+            }
+            return c;
+        }
     }
 
     public TuningTable table() {
