@@ -122,26 +122,48 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
      */
     public double time(Collective c, Algorithm a, Protocol p, long bytes, int nranks, int nNodes, int channels,
                        int treeDepth, double threadsPerCore, long tiles) {
+        return time(c, a, p, bytes, nranks, channels, ChannelShape.uniform(nNodes, channels, treeDepth), threadsPerCore, tiles);
+    }
+
+    /**
+     * As above on channels of the given shape ({@link ChannelShape}): a ring's hops between nodes
+     * are those its channels cross, its bandwidth each channel's at its most shared link between
+     * nodes (a link of {@link #interBusBw} shared by the ring edges that leave or enter by it),
+     * summed; a tree's depth inside and between nodes is its own, its bandwidth between nodes as
+     * many links as its lanes have over the link they share most.
+     */
+    double time(Collective c, Algorithm a, Protocol p, long bytes, int nranks, int channels, ChannelShape shape,
+                double threadsPerCore, long tiles) {
         if (nranks == 1) {
             return baseLatency[a.ordinal()][p.ordinal()];
         }
         int ai = a.ordinal();
         int pi = p.ordinal();
-        double busBw = Math.min(maxBusBw[pi], channels * channelBw[pi]) * 1000.0; // bytes per µs
-        if (nNodes > 1) {
-            // Every ring and tree link carries the same bytes, so the slowest, between servers, sets the pace.
-            busBw = Math.min(busBw, interBusBw[pi] * 1000.0);
-        }
-        double hops;
-        double interHops;
+        double cap = maxBusBw[pi] * 1000.0; // bytes per µs
+        double perChannel = channelBw[pi] * 1000.0;
+        double link = interBusBw[pi] * 1000.0;
+        double intra = intraHop(ai, pi, threadsPerCore, tiles);
+        double inter = interHopLatency[ai][pi];
+        double busBw = Math.min(cap, channels * perChannel);
+        double latency;
         double ratio;
         switch (a) {
             case RING -> {
-                hops = switch (c) {
+                double hops = switch (c) {
                     case ALL_REDUCE -> 2.0 * (nranks - 1);
                     default -> nranks - 1;
                 };
-                interHops = nNodes <= 1 ? 0 : (c == Collective.ALL_REDUCE ? 2.0 : 1.0) * (nNodes - 1);
+                // A message goes round all but one edge of its ring, so it crosses all but one of
+                // the ring's edges between nodes (each of them once per pass).
+                double interHops = shape.ringCrossings() == 0 ? 0
+                        : (c == Collective.ALL_REDUCE ? 2.0 : 1.0) * (shape.ringCrossings() - 1);
+                double sum = 0;
+                for (int ch = 0; ch < channels; ch++) {
+                    int share = ch < shape.ringShare().length ? shape.ringShare()[ch] : 0;
+                    sum += share == 0 ? perChannel : Math.min(perChannel, link / share);
+                }
+                busBw = Math.min(cap, sum);
+                latency = baseLatency[ai][pi] + (hops - interHops) * intra + interHops * inter;
                 ratio = switch (c) {
                     case ALL_REDUCE -> nranks / (2.0 * (nranks - 1));
                     case ALL_GATHER, REDUCE_SCATTER -> nranks / (double) (nranks - 1);
@@ -149,21 +171,21 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
                 };
             }
             case TREE, SPLIT_TREE -> {
-                interHops = nNodes <= 1 ? 0 : 2 * Math.ceil(Math.log(nNodes) / Math.log(2));
-                hops = 2.0 * treeDepth;
+                busBw = Math.min(busBw, shape.treeLinks() * link);
+                latency = baseLatency[ai][pi] + 2 * shape.treeDepth(intra, inter);
                 ratio = 0.5;
             }
             case DIRECT -> {
-                hops = nranks - 1;
-                interHops = 0;
+                if (shape.nNodes() > 1) {
+                    busBw = Math.min(busBw, link);
+                }
+                latency = baseLatency[ai][pi] + (nranks - 1) * intra;
                 ratio = nranks / (double) (nranks - 1);
             }
             default -> throw new IllegalArgumentException(a + " is costed from its schedule (ScheduleCost)");
         }
         // Pipelined tiles hide each other's hop latency, unless every hop is a hand-over; those
-        // wait longer the more threads share each core.
-        double intra = intraHop(ai, pi, threadsPerCore, tiles);
-        double latency = baseLatency[ai][pi] + (hops - interHops) * intra + interHops * interHopLatency[ai][pi];
+        // wait longer the more threads share each core (intraHop).
         return latency + bytes / (busBw * ratio);
     }
 

@@ -53,6 +53,8 @@ public final class Tuner {
     private final ChannelRule channelRule;
     /** The channels searched and connected at init, or null for {@link Channels#flat} ones. */
     private final Layout topology;
+    /** {@link #shapeOf} by channel count. */
+    private final java.util.Map<Integer, ChannelShape> shapes = new java.util.HashMap<>();
     /** {@link #channelsOf} of the flat channels, by count. */
     private final Channels[] flatByCount = new Channels[io.jccl.topo.TopoSearch.MAX_CHANNELS + 1];
 
@@ -320,7 +322,7 @@ public final class Tuner {
                 double perCore = (double) nranks * lanes / cores;
                 long tiles = tiles(c, a, p, bytes, ch, lanes);
                 double t = scheduleCosted(a) ? model.scheduleTime(scheduleCost, c, a, p, bytes, nranks, ch, perCore, tiles)
-                        : model.time(c, a, p, bytes, nranks, nNodes, ch, treeDepth, perCore, tiles);
+                        : model.time(c, a, p, bytes, nranks, ch, shapeOf(ch), perCore, tiles);
                 t += model.messageTime(scheduleCost, c, a, count, perCore, tiles);
                 if (best == null || t < best.predictedMicros()) {
                     best = new Choice(a, p, ch, Choice.Source.MODEL, t);
@@ -328,6 +330,18 @@ public final class Tuner {
             }
         }
         return best;
+    }
+
+    /**
+     * What the model reads of the {@code count} channels a call would run on ({@link ChannelShape}):
+     * their rings' and trees' hops inside and between nodes and the links they share. Made once
+     * per count; O(ranks x channels) to make.
+     */
+    ChannelShape shapeOf(int count) {
+        synchronized (shapes) {
+            return shapes.computeIfAbsent(count,
+                    k -> ChannelShape.of(channelsOf(k), Algorithms.lanes(Algorithm.TREE, k), layout, topology));
+        }
     }
 
     /**
