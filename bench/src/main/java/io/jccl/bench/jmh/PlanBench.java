@@ -8,6 +8,8 @@ import io.jccl.plan.Call;
 import io.jccl.plan.Plan;
 import io.jccl.plan.RankSet;
 import io.jccl.proto.Protocol;
+import io.jccl.tune.Choice;
+import io.jccl.tune.Tuner;
 import io.jccl.topo.Channels;
 import io.jccl.topo.ServerLayout;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -36,6 +38,9 @@ import java.util.concurrent.TimeUnit;
  * (2(n-1) messages each way), the tree 4 whatever n (one up and one down on each of two lanes),
  * so the ring's cost should grow as n and the tree's not at all (docs/results.md, "Planning").
  * {@link #everyRank} plans every rank of the job, what each process paid before plans were per rank.
+ * {@link #tunerFirstCall} is the tuner's first choice of a shape on such a job with the default
+ * algorithms (a new tuner each time, so every call is a first one): what a process pays before it
+ * plans, the cost model pricing every allowed algorithm and protocol on the job's channels.
  * The counters {@code cpuNanos} and {@code plans} (JMH sums them over the iterations) give the
  * mean CPU time of a plan, cpuNanos / plans: the thread's own, so the time other processes of a
  * shared machine take does not count (two clock reads per plan are in it).
@@ -109,6 +114,26 @@ public class PlanBench {
         }
     }
 
+    /** A job of servers of 8 ranks and the all-reduce a new tuner chooses for. */
+    @State(Scope.Benchmark)
+    public static class FirstChoice {
+        @Param({"1024", "4096", "16384"})
+        public int tunerRanks;
+
+        /** Floats: 4 KiB and 64 MiB. */
+        @Param({"1024", "16777216"})
+        public long tunerCount;
+
+        ServerLayout layout;
+        Config config;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            layout = ServerLayout.uniform(tunerRanks / PER_SERVER, PER_SERVER);
+            config = Config.defaults();
+        }
+    }
+
     /** The CPU time of the plans and their number, secondary results JMH sums over the iterations. */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.EVENTS)
@@ -140,6 +165,14 @@ public class PlanBench {
         Plan p = Algorithms.plan(s.call, s.algo, s.channels, s.maxMessage);
         cpu.add(CpuTime.now() - start);
         return p;
+    }
+
+    @Benchmark
+    public Choice tunerFirstCall(FirstChoice s, CpuTime cpu) {
+        long start = CpuTime.now();
+        Choice c = Tuner.create(s.config, s.layout, PER_SERVER, null).choose(Collective.ALL_REDUCE, s.tunerCount, Float.BYTES, 0);
+        cpu.add(CpuTime.now() - start);
+        return c;
     }
 
     @Benchmark
