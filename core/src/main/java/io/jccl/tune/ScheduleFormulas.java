@@ -7,10 +7,11 @@ import io.jccl.algo.Algorithm;
  * The terms {@link ScheduleCost} plays from a schedule, in closed form from the algorithm's
  * structure on {@code m} servers of {@code n} ranks (N = mn): the hops on the critical path per
  * level, the bytes per call byte the busiest link of each level carries, and whether the levels
- * overlap. A job too large to play every rank's steps is priced from these. They are the played
- * values exactly where N, m and n are powers of two (ScheduleFormulasTest checks them against the
- * schedules at 2 to 64 ranks); elsewhere (a fold for N not a power of two, PAT's wrapped blocks)
- * they are the next power's structure, which HierarchicalTunerTest's formulas bound.
+ * overlap. A job too large to play every rank's steps is priced from these. Each level's terms
+ * are the played ones where N, m and n are powers of two; with both levels at once, overlapping
+ * levels come out up to a quarter above the played schedule, which hides more of the faster level
+ * than the one piece counted here; elsewhere (a fold where N is not a power of two, PAT's wrapped
+ * blocks) within a factor of two. ScheduleFormulasTest checks all three at 2 to 64 ranks.
  */
 final class ScheduleFormulas {
     private ScheduleFormulas() {
