@@ -121,7 +121,11 @@ public final class JobChannels {
             if (id == null) {
                 return null;
             }
-            mine.add(io.jccl.cuda.CudaGpuProbe.busId(id));
+            try {
+                mine.add(io.jccl.cuda.CudaGpuProbe.busId(id));
+            } catch (JcclException e) {
+                throw JcclException.invalidArgument(hosts.rank(node, i), "PCI bus id", "'" + id + "' of its GPU is not domain:bus:device.function");
+            }
         }
         Log log = Log.of(config, rank);
         if (new java.util.HashSet<>(mine).size() != local) {
