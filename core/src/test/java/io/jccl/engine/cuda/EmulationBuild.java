@@ -50,7 +50,7 @@ final class EmulationBuild {
         for (String f : List.of("jccl_kernels.cu", "jccl_work.h")) {
             Files.write(dir.resolve(f), Kernels.resource(f));
         }
-        for (String f : List.of("jccl_emulation.h", "emu_block.h", "emu_block.cpp", source)) {
+        for (String f : List.of("jccl_emulation.h", "emu_block.h", "emu_block.cpp", "fake_topology.h", source)) {
             try (InputStream in = EmulationBuild.class.getResourceAsStream(f)) {
                 Files.write(dir.resolve(f), in.readAllBytes());
             }
