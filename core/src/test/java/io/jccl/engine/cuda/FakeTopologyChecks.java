@@ -40,6 +40,7 @@ final class FakeTopologyChecks {
     private final MethodHandle nvmlTopology;
     private final MethodHandle nvmlMode;
 
+    @SuppressWarnings("restricted") // the fakes' own setters, found in the libraries this JVM loaded
     FakeTopologyChecks(Path fakeCuda, Path fakeNvml) {
         SymbolLookup cuda = SymbolLookup.libraryLookup(fakeCuda, Arena.global());
         SymbolLookup nvml = SymbolLookup.libraryLookup(fakeNvml, Arena.global());
