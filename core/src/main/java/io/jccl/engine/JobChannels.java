@@ -159,7 +159,14 @@ public final class JobChannels {
         TopoSystem system = TopoSystem.fromXml(xml);
         config.topoDumpFile().ifPresent(f -> system.dump(Path.of(f)));
         log.info(Config.Subsys.GRAPH, () -> "detected " + system.summary());
-        return NodeGraphs.search(system, local, hosts.servers() > 1);
+        try {
+            return NodeGraphs.search(system, local, hosts.servers() > 1);
+        } catch (IllegalArgumentException e) {
+            // Nothing the user gave is wrong (a node without a port to search through, say):
+            // the ranks' own layout, as without detection.
+            log.info(Config.Subsys.GRAPH, "the detected node has no channels: " + e.getMessage());
+            return null;
+        }
     }
 
     /** JCCL_GRAPH_DUMP_FILE on rank 0: its node's graphs, as NCCL dumps them, whether searched or laid over the ranks. */

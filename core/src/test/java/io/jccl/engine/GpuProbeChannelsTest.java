@@ -104,6 +104,15 @@ class GpuProbeChannelsTest {
     }
 
     @Test
+    void eachNodeOfSeveralIsDetectedOrKeepsItsRanksLayout() {
+        // two nodes of two ranks: node 0 on GPUs 0 and 2 (NVLinked), node 1 on GPUs 1 and 3; whether
+        // this machine has a port to search through or not, the job connects and keeps every rank
+        Layout l = JobChannels.of(Config.defaults(), ServerLayout.uniform(2, 2), ranksOn(0, 2, 1, 3));
+        assertThat(l.nranks()).isEqualTo(4);
+        assertThat(l.describeRings()).allSatisfy(r -> assertThat(r).matches("Channel \\d\\d/\\d\\d :( [0-3]){4}"));
+    }
+
+    @Test
     void aTopologyFileStillWins() {
         Config c = Config.defaults().withTopoFile("src/test/resources/topo/pcie-4gpu.xml");
         NodeGraphs fromFile = JobChannels.offered(c, ServerLayout.single(4), 0);
