@@ -239,7 +239,7 @@ def struct_class(pkg, name, kind, cdoc, fields, fnptrs):
     o.append("}\n")
     open(os.path.join(OUT, "io/jccl/bindings", pkg, name + ".java"), "w").write("".join(o))
 
-for d in ("cuda", "ibverbs", "libc"):
+for d in ("cuda", "ibverbs", "libc", "nvml"):
     os.makedirs(os.path.join(OUT, "io/jccl/bindings", d), exist_ok=True)
 
 CUDA_INC = os.environ.get("CUDA_HOME", "/usr/local/cuda") + "/include"
@@ -251,6 +251,8 @@ for s in IBV_STRUCTS:
     struct_class("ibverbs", *s)
 for s in LIBC_STRUCTS:
     struct_class("libc", *s)
+for s in NVML_STRUCTS:
+    struct_class("nvml", *s)
 
 CUDA_DOC = open(os.path.join(HERE, "cuda_doc.txt")).read()
 IBV_DOC = open(os.path.join(HERE, "ibv_doc.txt")).read()
@@ -267,4 +269,10 @@ library_class("libc", "LibC", LIBC_DOC,
   '    /** The C library the JVM already runs on. */\n'
   '    public static final NativeLibrary LIBRARY = NativeLibrary.defaultLibraries("the C library");\n',
   LIBC_FUNCS, [], ["string.h", "sys/uio.h"], [], "", extra_imports="import io.jccl.bindings.Errno;\n")
+nvml_h = open("/usr/include/nvml.h").read()
+NVML_DOC = open(os.path.join(HERE, "nvml_doc.txt")).read()
+library_class("nvml", "Nvml", NVML_DOC,
+  '    /** libnvidia-ml: {@code JCCL_NVML_LIB} or {@code -Djccl.nvml.lib}, else {@code libnvidia-ml.so.1} on the loader\'s path. */\n'
+  '    public static final NativeLibrary LIBRARY = new NativeLibrary("NVML", "libnvidia-ml.so.1", "JCCL_NVML_LIB", "jccl.nvml.lib");\n',
+  NVML_FUNCS, NVML_CONST_GROUPS, ["nvml.h"], [], nvml_h)
 print("generated")

@@ -240,3 +240,30 @@ LIBC_FUNCS = [
 LIBC_STRUCTS = [
  ("iovec", "struct", "struct iovec { void *iov_base; size_t iov_len; }", [("iov_base","ptr"), ("iov_len","u64")], []),
 ]
+
+# NVML (nvml.h, libnvidia-ml.so.1): only what topology detection reads, the NVLinks of each GPU.
+NVML_FUNCS = [
+ ("Initialisation and errors", [
+  ("nvmlInit_v2", "I", [], "nvmlReturn_t nvmlInit(void)"),
+  ("nvmlShutdown", "I", [], "nvmlReturn_t nvmlShutdown(void)"),
+  ("nvmlErrorString", "P", [("result","I")], "const char *nvmlErrorString(nvmlReturn_t result)"),
+ ]),
+ ("Devices and their NVLinks", [
+  ("nvmlDeviceGetHandleByPciBusId_v2", "I", [("pciBusId","P"),("device","P")], "nvmlReturn_t nvmlDeviceGetHandleByPciBusId(const char *pciBusId, nvmlDevice_t *device)"),
+  ("nvmlDeviceGetNvLinkState", "I", [("device","P"),("link","I"),("isActive","P")], "nvmlReturn_t nvmlDeviceGetNvLinkState(nvmlDevice_t device, unsigned int link, nvmlEnableState_t *isActive)"),
+  ("nvmlDeviceGetNvLinkRemotePciInfo_v2", "I", [("device","P"),("link","I"),("pci","P")], "nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo(nvmlDevice_t device, unsigned int link, nvmlPciInfo_t *pci)"),
+  ("nvmlDeviceGetNvLinkRemoteDeviceType", "I", [("device","P"),("link","I"),("pNvLinkDeviceType","P")], "nvmlReturn_t nvmlDeviceGetNvLinkRemoteDeviceType(nvmlDevice_t device, unsigned int link, nvmlIntNvLinkDeviceType_t *pNvLinkDeviceType)"),
+ ]),
+]
+
+NVML_CONST_GROUPS = [
+ ("nvmlReturn_t", "RE:NVML_SUCCESS|NVML_ERROR_[A-Z0-9_]+"),
+ ("Limits", ["NVML_NVLINK_MAX_LINKS", "NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE", "NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE"]),
+ ("nvmlEnableState_t", ["NVML_FEATURE_DISABLED", "NVML_FEATURE_ENABLED"]),
+ ("nvmlIntNvLinkDeviceType_t", ["NVML_NVLINK_DEVICE_TYPE_GPU", "NVML_NVLINK_DEVICE_TYPE_IBMNPU", "NVML_NVLINK_DEVICE_TYPE_SWITCH", "NVML_NVLINK_DEVICE_TYPE_UNKNOWN"]),
+]
+
+NVML_STRUCTS = [
+ ("nvmlPciInfo_st", "struct", "typedef struct nvmlPciInfo_st { char busIdLegacy[16]; unsigned int domain, bus, device, pciDeviceId, pciSubSystemId; char busId[32]; } nvmlPciInfo_t",
+  [("busIdLegacy", ("arr","u8",16)), ("domain","u32"), ("bus","u32"), ("device","u32"), ("pciDeviceId","u32"), ("pciSubSystemId","u32"), ("busId", ("arr","u8",32))], []),
+]

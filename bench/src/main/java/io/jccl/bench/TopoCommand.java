@@ -48,8 +48,11 @@ public final class TopoCommand {
             config.topoDumpFile().ifPresent(f -> system.dump(Path.of(f)));
             source = "detected from sysfs under " + o.sysfs();
         } else {
-            system = TopoSystem.of(config, GpuProbe.NONE);
-            source = config.topoFile().map(f -> "file " + f).orElse("detected from sysfs (GPUs: none probed)");
+            // The running machine's GPUs and NVLinks where a CUDA driver answers (NVML optional).
+            boolean cuda = config.topoFile().isEmpty() && io.jccl.CudaDevice.available();
+            system = TopoSystem.of(config, cuda ? io.jccl.cuda.CudaGpuProbe.of() : GpuProbe.NONE);
+            source = config.topoFile().map(f -> "file " + f).orElse(cuda ? "detected from sysfs, the CUDA driver and NVML"
+                    : "detected from sysfs (GPUs: no CUDA driver)");
         }
         out.println("# jccl topo: " + source);
         config.topoDumpFile().ifPresent(f -> out.println("# dumped to " + f));

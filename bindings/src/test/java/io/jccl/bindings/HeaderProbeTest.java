@@ -41,7 +41,8 @@ class HeaderProbeTest {
     private static final Map<String, List<String>> HEADERS = Map.of(
             "cuda", List.of("cuda.h"),
             "ibverbs", List.of("infiniband/verbs.h"),
-            "libc", List.of("string.h", "sys/uio.h", "sched.h"));
+            "libc", List.of("string.h", "sys/uio.h", "sched.h"),
+            "nvml", List.of("nvml.h"));
 
     @TempDir
     Path work;
@@ -77,6 +78,17 @@ class HeaderProbeTest {
         Result r = probe("libc", Path.of("/usr/include"));
         assertThat(r.functions).isEqualTo(4);
         assertThat(r.structs).as("struct iovec").isEqualTo(1);
+    }
+
+    @Test
+    void nvmlBindingsMatchNvmlH() throws Exception {
+        Optional<Path> include = NativePrerequisites.nvmlInclude();
+        NativePrerequisites.require(include.isPresent(),
+                "nvml.h not found (Debian package libnvidia-ml-dev, which .ci/run installs)");
+        Result r = probe("nvml", include.get());
+        assertThat(r.functions).as("NVML functions checked").isEqualTo(7);
+        assertThat(r.structs).as("nvmlPciInfo_st").isEqualTo(1);
+        assertThat(r.constants).as("NVML constants checked").isGreaterThanOrEqualTo(30);
     }
 
     /** What a probe run checked, by kind. */

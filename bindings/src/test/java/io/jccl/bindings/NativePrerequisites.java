@@ -77,6 +77,15 @@ public final class NativePrerequisites {
         return Files.isRegularFile(usr.resolve("infiniband/verbs.h")) ? Optional.of(usr) : Optional.empty();
     }
 
+    /** The directory holding nvml.h: /usr/include (libnvidia-ml-dev), else the CUDA toolkit's include directory. */
+    public static Optional<Path> nvmlInclude() {
+        Path usr = Path.of("/usr/include");
+        if (Files.isRegularFile(usr.resolve("nvml.h"))) {
+            return Optional.of(usr);
+        }
+        return cudaInclude().filter(d -> Files.isRegularFile(d.resolve("nvml.h")));
+    }
+
     /**
      * CUDA's stub libcuda.so: {@code JCCL_TEST_CUDA_STUB} (which, when set, must exist), else .ci/run's
      * copy, else where the CUDA toolkit and Debian's nvidia-cuda-dev install it.

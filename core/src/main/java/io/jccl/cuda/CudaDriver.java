@@ -171,6 +171,14 @@ public final class CudaDriver {
         return intOut("cuDeviceCanAccessPeer", p -> Cuda.cuDeviceCanAccessPeer(p, device, peer)) != 0;
     }
 
+    /**
+     * {@code cuDeviceGetP2PAttribute}: an attribute of the link from {@code src} to {@code dst},
+     * e.g. {@link Cuda#CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED}.
+     */
+    public static int p2pAttribute(int attribute, int src, int dst) {
+        return intOut("cuDeviceGetP2PAttribute", p -> Cuda.cuDeviceGetP2PAttribute(p, attribute, src, dst));
+    }
+
     // ---- contexts ----
 
     /** {@code cuDevicePrimaryCtxRetain}. */

@@ -4,9 +4,11 @@ import io.jccl.Config;
 import io.jccl.JcclException;
 import io.jccl.bootstrap.Bootstrap;
 import io.jccl.log.Log;
+import io.jccl.topo.GpuProbe;
 import io.jccl.topo.Layout;
 import io.jccl.topo.NodeGraphs;
 import io.jccl.topo.ServerLayout;
+import io.jccl.topo.SysfsDetector;
 import io.jccl.topo.TopoSearch;
 import io.jccl.topo.TopoSystem;
 import io.jccl.topo.XmlElement;
@@ -27,7 +29,9 @@ import java.util.function.Function;
  * rank gathers every node's offer, and the nodes are joined
  * ({@link Layout#connect}). A node without a file, in a job of several nodes, lays its ranks out
  * as {@link NodeGraphs#ofRanks} does (each rank a way out of the node); a job on one node without
- * a file keeps the flat channels ({@code null} here).
+ * a file keeps the flat channels ({@code null} here), except on the CUDA engine, which gives its
+ * ranks' GPUs ({@link Gpus}): a node of several GPUs is then detected (sysfs, the CUDA driver,
+ * NVML) and searched, each rank standing for the GPU of its device's PCI bus id.
  *
  * <pre>{@code
  * Layout l = JobChannels.of(config, ServerLayout.uniform(2, 4));   // threads standing for 2 nodes
@@ -42,10 +46,38 @@ public final class JobChannels {
     }
 
     /**
+     * The GPUs of a job's ranks on the CUDA engine: {@code busIds.get(r)} is the PCI bus id of rank
+     * r's device (null where unknown), {@code probe} lists the GPUs of this machine with their
+     * NVLinks. A node whose ranks are each on a GPU of their own is detected and searched with them.
+     *
+     * <pre>{@code
+     * var gpus = new JobChannels.Gpus(CudaGpuProbe.of(), List.of("0000:18:00.0", "0000:2a:00.0"));
+     * Layout l = JobChannels.of(config, ServerLayout.single(2), gpus);   // searched over NVLink/PCI
+     * }</pre>
+     */
+    public record Gpus(GpuProbe probe, List<String> busIds) {
+        public Gpus {
+            java.util.Objects.requireNonNull(probe, "probe");
+            busIds = java.util.Collections.unmodifiableList(new ArrayList<>(busIds));
+        }
+    }
+
+    /**
      * The graphs rank {@code rank} offers for its node: its graph file's ({@code JCCL_GRAPH_FILE}),
      * else its topology file's search, else null (none: the ranks alone decide).
      */
     public static NodeGraphs offered(Config config, ServerLayout hosts, int rank) {
+        return offered(config, hosts, rank, null);
+    }
+
+    /**
+     * As {@link #offered(Config, ServerLayout, int)}, and without a file, where {@code gpus} is given
+     * and the node's ranks are on as many distinct GPUs (more than one), the search of the detected
+     * node: the lowest rank of the node detects it (the offer the job takes); the others offer
+     * nothing. A node whose GPUs the probe does not list (another process's, hidden from this one)
+     * keeps the ranks' own layout.
+     */
+    public static NodeGraphs offered(Config config, ServerLayout hosts, int rank, Gpus gpus) {
         int local = hosts.localSize(hosts.serverOf(rank));
         if (config.graphFile().isPresent()) {
             String file = config.graphFile().get();
@@ -61,7 +93,7 @@ public final class JobChannels {
             }
         }
         if (config.topoFile().isEmpty()) {
-            return null;
+            return gpus == null ? null : detected(config, hosts, rank, gpus);
         }
         String file = config.topoFile().get();
         try {
@@ -70,6 +102,70 @@ public final class JobChannels {
             return NodeGraphs.search(system, local, hosts.servers() > 1);
         } catch (IllegalArgumentException e) {
             throw JcclException.invalidArgument(rank, "JCCL_TOPO_FILE", file + ": " + e.getMessage());
+        }
+    }
+
+    /** The detected node's search, or null where there is nothing to search or its GPUs are not all listed. */
+    private static NodeGraphs detected(Config config, ServerLayout hosts, int rank, Gpus gpus) {
+        int node = hosts.serverOf(rank);
+        int local = hosts.localSize(node);
+        if (local < 2 || hosts.rank(node, 0) != rank) {
+            return null;
+        }
+        if (gpus.busIds().size() != hosts.nranks()) {
+            throw JcclException.invalidArgument(rank, "GPU bus ids", gpus.busIds().size() + " for the " + hosts.nranks() + " ranks");
+        }
+        List<String> mine = new ArrayList<>(local);
+        for (int i = 0; i < local; i++) {
+            String id = gpus.busIds().get(hosts.rank(node, i));
+            if (id == null) {
+                return null;
+            }
+            try {
+                mine.add(io.jccl.cuda.CudaGpuProbe.busId(id));
+            } catch (JcclException e) {
+                throw JcclException.invalidArgument(hosts.rank(node, i), "PCI bus id", "'" + id + "' of its GPU is not domain:bus:device.function");
+            }
+        }
+        Log log = Log.of(config, rank);
+        if (new java.util.HashSet<>(mine).size() != local) {
+            // Ranks sharing a GPU are not GPUs of a graph: their own layout.
+            log.info(Config.Subsys.GRAPH, "ranks share GPUs: no topology search");
+            return null;
+        }
+        XmlElement xml = new SysfsDetector(Path.of("/"), gpus.probe()).detect();
+        List<String> missing = new ArrayList<>(mine);
+        for (XmlElement pci : xml.descendants()) {
+            if (!pci.name().equals("pci")) {
+                continue;
+            }
+            String bus = pci.attr("busid").orElse("");
+            for (XmlElement gpu : pci.children("gpu")) {
+                // Local rank i stands for the GPU of its device's bus id, as NCCL matches ranks to
+                // GPU nodes; a GPU no rank of this node uses is left out of the graph.
+                int i = mine.indexOf(bus);
+                if (i >= 0) {
+                    gpu.set("rank", i);
+                    missing.remove(bus);
+                } else {
+                    gpu.remove("rank");
+                }
+            }
+        }
+        if (!missing.isEmpty()) {
+            log.info(Config.Subsys.GRAPH, "GPUs " + missing + " are not among those the CUDA driver lists here: no topology search");
+            return null;
+        }
+        TopoSystem system = TopoSystem.fromXml(xml);
+        config.topoDumpFile().ifPresent(f -> system.dump(Path.of(f)));
+        log.info(Config.Subsys.GRAPH, () -> "detected " + system.summary());
+        try {
+            return NodeGraphs.search(system, local, hosts.servers() > 1);
+        } catch (IllegalArgumentException e) {
+            // Nothing the user gave is wrong (a node without a port to search through, say):
+            // the ranks' own layout, as without detection.
+            log.info(Config.Subsys.GRAPH, "the detected node has no channels: " + e.getMessage());
+            return null;
         }
     }
 
@@ -93,11 +189,16 @@ public final class JobChannels {
      * fails still takes part, so that every rank fails naming it rather than waiting for it.
      */
     public static Layout gather(Bootstrap bootstrap, Config config, ServerLayout hosts) {
+        return gather(bootstrap, config, hosts, null);
+    }
+
+    /** As {@link #gather(Bootstrap, Config, ServerLayout)}, nodes without a file detected with {@code gpus} (may be null). */
+    public static Layout gather(Bootstrap bootstrap, Config config, ServerLayout hosts, Gpus gpus) {
         int rank = bootstrap.rank();
         byte[] mine;
         JcclException failed = null;
         try {
-            NodeGraphs offer = offered(config, hosts, rank);
+            NodeGraphs offer = offered(config, hosts, rank, gpus);
             mine = offer == null ? new byte[0] : offer.encode();
         } catch (JcclException e) {
             failed = e;
@@ -135,10 +236,15 @@ public final class JobChannels {
 
     /** The channels of ranks that are threads of one process, all taking {@code config}'s topology file. */
     public static Layout of(Config config, ServerLayout hosts) {
+        return of(config, hosts, null);
+    }
+
+    /** As {@link #of(Config, ServerLayout)}, nodes without a file detected with {@code gpus} (may be null). */
+    public static Layout of(Config config, ServerLayout hosts, Gpus gpus) {
         NodeGraphs[] byNode = new NodeGraphs[hosts.servers()];
         Layout layout = connect(hosts, node -> {
             if (byNode[node] == null) {
-                byNode[node] = offered(config, hosts, hosts.rank(node, 0));
+                byNode[node] = offered(config, hosts, hosts.rank(node, 0), gpus);
             }
             return byNode[node];
         });

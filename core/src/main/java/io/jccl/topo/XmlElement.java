@@ -71,6 +71,12 @@ public final class XmlElement {
         return set(key, Long.toString(value));
     }
 
+    /** Removes an attribute, if present. */
+    public XmlElement remove(String key) {
+        attrs.remove(key);
+        return this;
+    }
+
     public List<XmlElement> children() {
         return Collections.unmodifiableList(children);
     }

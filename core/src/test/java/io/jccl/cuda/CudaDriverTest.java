@@ -70,6 +70,7 @@ class CudaDriverTest {
         calls.put("cuDeviceGetAttribute", () -> CudaDriver.attribute(Cuda.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0));
         calls.put("cuDeviceTotalMem", () -> CudaDriver.totalMemory(0));
         calls.put("cuDeviceCanAccessPeer", () -> CudaDriver.canAccessPeer(0, 1));
+        calls.put("cuDeviceGetP2PAttribute", () -> CudaDriver.p2pAttribute(Cuda.CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, 0, 1));
         calls.put("cuDeviceGetByPCIBusId", () -> CudaDriver.deviceByPciBusId("0000:00:00.0"));
         calls.put("cuDevicePrimaryCtxRetain", () -> CudaDriver.retainPrimaryContext(0));
         calls.put("cuDevicePrimaryCtxRelease", () -> CudaDriver.releasePrimaryContext(0));

@@ -148,8 +148,11 @@ public final class CudaComm extends EngineRank {
                 device.ordinal());
         GpuProcessFifos.Kind kind = s.p2pDisable() ? GpuProcessFifos.Kind.HOST : GpuProcessFifos.Kind.IPC;
         boolean removeStale = where.otherProcessesHere && rank == firstLocal(where.local);
+        // The GPU of every rank by bus id (GpuPlacement gathered them), so that a node without a
+        // topology file is detected and its ranks matched to its GPUs.
         io.jccl.topo.Layout channels = JobChannels.gather(bootstrap, config,
-                io.jccl.topo.ServerLayout.ofHosts(bootstrap.locality().hostOf()));
+                io.jccl.topo.ServerLayout.ofHosts(bootstrap.locality().hostOf()),
+                new JobChannels.Gpus(io.jccl.cuda.CudaGpuProbe.of(), java.util.Arrays.asList(where.gpus)));
         return JOINING.join(bootstrap, s.commId(), removeStale, new Join.Steps<CudaDomain, CudaComm>() {
             @Override
             public CudaDomain domain() {

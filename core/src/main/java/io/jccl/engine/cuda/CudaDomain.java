@@ -70,7 +70,13 @@ final class CudaDomain {
     private CudaDomain(Config config, CudaDevice[] devices, int sharing) {
         this(devices.length, config, devices, java.util.Arrays.stream(devices).map(CudaDevice::pciBusId).toArray(String[]::new),
                 tuner(config, devices.length, devices, sharing, false, null,
-                        JobChannels.of(config, io.jccl.topo.ServerLayout.single(devices.length))), null, sharing);
+                        JobChannels.of(config, io.jccl.topo.ServerLayout.single(devices.length), gpusOf(devices))), null, sharing);
+    }
+
+    /** The ranks' GPUs by bus id, for detecting the node when there is no topology file. */
+    static JobChannels.Gpus gpusOf(CudaDevice[] devices) {
+        return new JobChannels.Gpus(io.jccl.cuda.CudaGpuProbe.of(),
+                java.util.Arrays.stream(devices).map(d -> d == null ? null : d.pciBusId()).toList());
     }
 
     /**

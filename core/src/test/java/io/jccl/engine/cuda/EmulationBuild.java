@@ -31,6 +31,46 @@ final class EmulationBuild {
      * this class), with {@code linkOptions} (e.g. {@code -shared -fPIC}), to {@code output}.
      */
     static Path compile(Path dir, String source, String output, String what, String... linkOptions) throws Exception {
+        Path cxx = cxx(what);
+        for (String f : List.of("jccl_kernels.cu", "jccl_work.h")) {
+            Files.write(dir.resolve(f), Kernels.resource(f));
+        }
+        for (String f : List.of("jccl_emulation.h", "emu_block.h", "emu_block.cpp", "fake_topology.h", source)) {
+            try (InputStream in = EmulationBuild.class.getResourceAsStream(f)) {
+                Files.write(dir.resolve(f), in.readAllBytes());
+            }
+        }
+        List<String> cmd = new ArrayList<>(List.of(cxx.toString(), "-std=c++17", "-O1", "-ffp-contract=off",
+                "-DJCCL_HOST_EMULATION", "-pthread"));
+        cmd.addAll(List.of(linkOptions));
+        cmd.addAll(List.of("-x", "c++", "jccl_kernels.cu", "-x", "none", "emu_block.cpp", source, "-o", output, "-ldl"));
+        return run(cmd, dir, output);
+    }
+
+    /**
+     * Compiles {@code source} (a resource next to this class, with the fake_topology.h it may
+     * include) alone into the shared library {@code output} in {@code dir}: a fake library that
+     * needs no kernels, such as fake_nvml.cpp.
+     */
+    static Path compileLibrary(Path dir, String source, String output, String what) throws Exception {
+        Path cxx = cxx(what);
+        for (String f : List.of("fake_topology.h", source)) {
+            try (InputStream in = EmulationBuild.class.getResourceAsStream(f)) {
+                Files.write(dir.resolve(f), in.readAllBytes());
+            }
+        }
+        return run(List.of(cxx.toString(), "-std=c++17", "-O1", "-shared", "-fPIC", source, "-o", output), dir, output);
+    }
+
+    private static Path run(List<String> cmd, Path dir, String output) throws Exception {
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0).as(out).isTrue();
+        return dir.resolve(output);
+    }
+
+    /** g++ from PATH; without it the caller's tests skip with the reason, or fail under JCCL_REQUIRE_NATIVE_TESTS. */
+    private static Path cxx(String what) {
         Path cxx = null;
         for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
             Path p = Path.of(d.isEmpty() ? "." : d, "g++");
@@ -47,21 +87,6 @@ final class EmulationBuild {
             System.err.println("[jccl] SKIPPED: " + why);
             Assumptions.abort(why);
         }
-        for (String f : List.of("jccl_kernels.cu", "jccl_work.h")) {
-            Files.write(dir.resolve(f), Kernels.resource(f));
-        }
-        for (String f : List.of("jccl_emulation.h", "emu_block.h", "emu_block.cpp", source)) {
-            try (InputStream in = EmulationBuild.class.getResourceAsStream(f)) {
-                Files.write(dir.resolve(f), in.readAllBytes());
-            }
-        }
-        List<String> cmd = new ArrayList<>(List.of(cxx.toString(), "-std=c++17", "-O1", "-ffp-contract=off",
-                "-DJCCL_HOST_EMULATION", "-pthread"));
-        cmd.addAll(List.of(linkOptions));
-        cmd.addAll(List.of("-x", "c++", "jccl_kernels.cu", "-x", "none", "emu_block.cpp", source, "-o", output, "-ldl"));
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(5, TimeUnit.MINUTES) && p.exitValue() == 0).as(out).isTrue();
-        return dir.resolve(output);
+        return cxx;
     }
 }

@@ -32,6 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class FakeDriverEngineTest {
     private static Path library;
+    private static FakeTopologyChecks topology;
 
     @BeforeAll
     static void fakeDriver(@TempDir Path dir) throws Exception {
@@ -47,6 +48,11 @@ class FakeDriverEngineTest {
             Assumptions.abort(why);
         }
         assertThat(CudaDevice.available()).as("the fake driver must be the CUDA library this JVM loads first").isTrue();
+        // The fake NVML (no GPUs of its own until a test describes them) before anything loads NVML:
+        // the tests' GPUs then have no NVLinks whatever NVML this machine has.
+        Path nvml = EmulationBuild.compileLibrary(dir, "fake_nvml.cpp", "libfakenvml.so", "the fake NVML");
+        System.setProperty("jccl.nvml.lib", nvml.toString());
+        topology = new FakeTopologyChecks(library, nvml);
         CudaCollectivesTest.useDevice(CudaDevice.open(0));
         CudaMultiGpuTest.useDevices(List.of(CudaDevice.open(0), CudaDevice.open(1)));
     }
@@ -124,6 +130,26 @@ class FakeDriverEngineTest {
     @Test
     void acrossGpusShrinkKeepsEachRanksGpu() {
         new CudaMultiGpuTest().shrinkKeepsEachRanksGpuAndFinishFlushes();
+    }
+
+    @Test
+    void probeListsEightGpusOnNvSwitches() {
+        topology.probeListsEightGpusOnNvSwitches();
+    }
+
+    @Test
+    void probeSeesPairsOverPciWithoutNvLinks() {
+        topology.probeSeesPairsOverPciWithoutNvLinks();
+    }
+
+    @Test
+    void probeWithoutNvmlSeesNoNvLinksAndDoesNotFail() {
+        topology.withoutNvmlThereAreNoNvLinksAndNoFailure();
+    }
+
+    @Test
+    void withoutATopologyFileRanksPlanOnTheDetectedNvLinks() throws Exception {
+        topology.ranksPlanOnTheNvLinksOfTheDetectedNode();
     }
 
     @Test

@@ -11,18 +11,24 @@
  * current one, a buffer or FIFO in another GPU's memory without peer access enabled to it, and a
  * FIFO there or in cuMemHostAlloc'd memory (another GPU's or the socket proxy's) without
  * JCCL_CONN_SYSTEM (another agent's accesses need system-scope ordering).
+ * JCCL_FAKE_TOPOLOGY (or jccl_fake_set_topology; fake_topology.h) describes the GPUs instead: their
+ * number, bus ids, compute capabilities and which pairs support peer access (cuDeviceGetP2PAttribute).
  */
 #include <cstdio>
 #include <cstring>
+#include <strings.h>
 #include "jccl_emulation.h"
 #include "jccl_work.h"
 #include "emu_block.h"
+#include "fake_topology.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <stdlib.h>
+#include <atomic>
+#include <cctype>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -41,13 +47,33 @@ static const unsigned EMULATED_THREADS = 64;
 static const CUresult ILLEGAL_ADDRESS = 700, FAKE_GPU_SCOPE_ACROSS_GPUS = 990;
 
 namespace {
+/* GPUs of the described topology (-1: none described, -2: not looked at since it was set), kept
+ * apart so that the calls of every launch do not copy the description. */
+std::atomic<int> described{-2};
+int describedCount() {
+    int n = described.load();
+    if (n == -2) {
+        fake_topology::Topology t = fake_topology::get();
+        n = !t.set ? -1 : !t.error.empty() ? 0 : (int)t.gpus.size();
+        described.store(n);
+    }
+    return n;
+}
 int deviceCount() {
     static const int n = [] {
         const char* v = getenv("JCCL_FAKE_DEVICES");
         int d = v != nullptr ? atoi(v) : 2;
         return d < 1 ? 1 : d > 8 ? 8 : d;
     }();
-    return n;
+    int t = describedCount();
+    return t < 0 ? n : t > 8 ? 8 : t;
+}
+/* Whether src may access dst's memory: as described (same p2p group, or NVLink), else unless JCCL_FAKE_NO_PEER. */
+bool peerSupported(int src, int dst) {
+    if (describedCount() < 0) return getenv("JCCL_FAKE_NO_PEER") == nullptr;
+    fake_topology::Topology t = fake_topology::get();
+    if (!t.error.empty() || src >= (int)t.gpus.size() || dst >= (int)t.gpus.size()) return false;
+    return t.gpus[src].group == t.gpus[dst].group || fake_topology::nvlinked(t, src, dst);
 }
 /* A device's primary context is this address plus its ordinal times CONTEXT_STRIDE. */
 const uintptr_t CONTEXT_BASE = 0x1000, CONTEXT_STRIDE = 0x100;
@@ -250,6 +276,11 @@ int reachable(const jccl_batch& batch, int device) {
 }  // namespace
 
 extern "C" {
+/* Tests: describe the GPUs (fake_topology.h); NULL or "" goes back to the defaults. */
+void jccl_fake_set_topology(const char* spec) {
+    fake_topology::set(spec);
+    described.store(-2);
+}
 CUresult cuInit(unsigned) { return OK; }
 CUresult cuDriverGetVersion(int* v) { *v = 13000; return OK; }
 CUresult cuDeviceGetCount(int* n) { *n = deviceCount(); return OK; }
@@ -281,18 +312,56 @@ CUresult cuCtxEnablePeerAccess(void* peerCtx, unsigned) {
     int peer = deviceOf(peerCtx);
     if (peer < 0) return 201;
     if (peer == currentDevice) return 101; /* CUDA_ERROR_INVALID_DEVICE */
-    if (getenv("JCCL_FAKE_NO_PEER") != nullptr) return 217; /* CUDA_ERROR_PEER_ACCESS_UNSUPPORTED */
+    if (!peerSupported(currentDevice, peer)) return 217; /* CUDA_ERROR_PEER_ACCESS_UNSUPPORTED */
     std::lock_guard<std::mutex> g(peerLock);
     return peerAccess.insert({currentDevice, peer}).second ? OK : 704; /* CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED */
 }
 /* A small GPU: 16 multiprocessors holding one executor block each, so that 16 blocks of all ranks
  * together are what the engine may launch at once (every block costs this emulation its threads). */
-CUresult cuDeviceGetAttribute(int* v, int attribute, int) {
-    if (attribute != 16 /* MULTIPROCESSOR_COUNT */) return INVALID_VALUE;
-    *v = 16;
+CUresult cuDeviceGetAttribute(int* v, int attribute, int d) {
+    if (attribute == 16 /* MULTIPROCESSOR_COUNT */) {
+        *v = 16;
+        return OK;
+    }
+    if (attribute != 75 && attribute != 76) return INVALID_VALUE; /* COMPUTE_CAPABILITY_MAJOR, _MINOR */
+    if (d < 0 || d >= deviceCount()) return 101; /* CUDA_ERROR_INVALID_DEVICE */
+    int sm = 90;
+    if (describedCount() >= 0) {
+        fake_topology::Topology t = fake_topology::get();
+        if (!t.error.empty()) return INVALID_VALUE;
+        sm = t.gpus[d].sm;
+    }
+    *v = attribute == 75 ? sm / 10 : sm % 10;
     return OK;
 }
+/* PERFORMANCE_RANK (1): 0 over NVLink, 1 over PCI; ACCESS_SUPPORTED (2); NATIVE_ATOMIC_SUPPORTED (3) as access. */
+CUresult cuDeviceGetP2PAttribute(int* v, int attribute, int src, int dst) {
+    if (src < 0 || src >= deviceCount() || dst < 0 || dst >= deviceCount() || src == dst) return 101;
+    if (describedCount() == 0) return INVALID_VALUE;
+    switch (attribute) {
+        case 1: {
+            if (describedCount() < 0) {
+                *v = 0;
+                return OK;
+            }
+            fake_topology::Topology t = fake_topology::get();
+            *v = fake_topology::nvlinked(t, src, dst) ? 0 : 1;
+            return OK;
+        }
+        case 2:
+        case 3: *v = peerSupported(src, dst) ? 1 : 0; return OK;
+        default: return INVALID_VALUE;
+    }
+}
 CUresult cuDeviceGetPCIBusId(char* id, int length, int d) {
+    if (describedCount() >= 0) {
+        /* The driver writes hex digits in upper case. */
+        fake_topology::Topology t = fake_topology::get();
+        if (!t.error.empty() || d < 0 || d >= (int)t.gpus.size()) return INVALID_VALUE;
+        snprintf(id, length, "%s", t.gpus[d].busId.c_str());
+        for (char* c = id; *c; c++) *c = (char)toupper((unsigned char)*c);
+        return OK;
+    }
     /* A process may stand for one on another GPU of the host (its memory is still this host's):
      * JCCL_FAKE_PCI_BUS_ID names its device 0; devices 1.. are 0000:81:00.0 on. */
     const char* other = getenv("JCCL_FAKE_PCI_BUS_ID");
@@ -306,7 +375,7 @@ CUresult cuDeviceGetByPCIBusId(int* d, const char* id) {
     char mine[32];
     for (int i = 0; i < deviceCount(); i++) {
         cuDeviceGetPCIBusId(mine, sizeof mine, i);
-        if (strcmp(id, mine) == 0) {
+        if (strcasecmp(id, mine) == 0) {
             *d = i;
             return OK;
         }
@@ -314,8 +383,8 @@ CUresult cuDeviceGetByPCIBusId(int* d, const char* id) {
     *d = 1;
     return OK;
 }
-CUresult cuDeviceCanAccessPeer(int* can, int, int) {
-    *can = getenv("JCCL_FAKE_NO_PEER") == nullptr;
+CUresult cuDeviceCanAccessPeer(int* can, int d, int peer) {
+    *can = peerSupported(d, peer);
     return OK;
 }
 CUresult cuDeviceGetName(char* name, int length, int) {
