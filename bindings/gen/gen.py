@@ -268,7 +268,7 @@ library_class("ibverbs", "IbVerbs", IBV_DOC,
 library_class("libc", "LibC", LIBC_DOC,
   '    /** The C library the JVM already runs on. */\n'
   '    public static final NativeLibrary LIBRARY = NativeLibrary.defaultLibraries("the C library");\n',
-  LIBC_FUNCS, [], ["string.h", "sys/uio.h"], [], "", extra_imports="import io.jccl.bindings.Errno;\n")
+  LIBC_FUNCS, [], ["string.h", "sys/uio.h", "sched.h"], [], "", extra_imports="import io.jccl.bindings.Errno;\n")
 nvml_h = open("/usr/include/nvml.h").read()
 NVML_DOC = open(os.path.join(HERE, "nvml_doc.txt")).read()
 library_class("nvml", "Nvml", NVML_DOC,

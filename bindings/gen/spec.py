@@ -236,6 +236,11 @@ LIBC_FUNCS = [
  # Cross-memory attach: a receiver copies a message straight out of the sending process's memory.
  ("Cross-memory attach", [("process_vm_readv", "J", [("pid","I"),("local_iov","P"),("liovcnt","J"),("remote_iov","P"),("riovcnt","J"),("flags","J")],
    "ssize_t process_vm_readv(pid_t pid, const struct iovec *local_iov, unsigned long liovcnt, const struct iovec *remote_iov, unsigned long riovcnt, unsigned long flags)", E)]),
+ # Thread placement: the host engine pins each rank's lanes to cores of its NUMA domain.
+ ("CPU affinity", [("sched_getaffinity", "I", [("pid","I"),("cpusetsize","J"),("mask","P")],
+   "int sched_getaffinity(pid_t pid, size_t cpusetsize, cpu_set_t *mask)", E),
+  ("sched_setaffinity", "I", [("pid","I"),("cpusetsize","J"),("mask","P")],
+   "int sched_setaffinity(pid_t pid, size_t cpusetsize, const cpu_set_t *mask)", E)]),
 ]
 LIBC_STRUCTS = [
  ("iovec", "struct", "struct iovec { void *iov_base; size_t iov_len; }", [("iov_base","ptr"), ("iov_len","u64")], []),
