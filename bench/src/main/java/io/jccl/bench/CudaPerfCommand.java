@@ -328,10 +328,10 @@ final class CudaPerfCommand {
         Map<Long, List<TuningTable.Result>> results = new TreeMap<>();
         out.printf(Locale.ROOT, "# every algorithm/protocol, forced: %12s %16s %9s%n", "size(B)", "algo/proto", "time(us)");
         for (Algorithm a : Algorithms.supported(o.collective())) {
-            if (!config.algorithms().contains(a.id())) {
+            if (!config.algorithms(o.collective()).contains(a.id())) {
                 continue;
             }
-            for (Protocol p : Protocol.allowed(config)) {
+            for (Protocol p : Protocol.allowed(config, o.collective())) {
                 Config forced = config.withAlgorithms(a.id()).withProtocols(p.id());
                 Communicator[] comms = Communicator.initAllCuda(n, gpu, forced);
                 CudaStream[] streams = new CudaStream[n];

@@ -143,9 +143,14 @@ public enum Protocol {
         return config.buffSize(id());
     }
 
-    /** The protocols {@code config} allows (JCCL_PROTO). */
+    /** The protocols {@code config} allows (JCCL_PROTO) for the collectives it does not name. */
     public static java.util.Set<Protocol> allowed(io.jccl.Config config) {
-        return io.jccl.config.Values.of(config).get(io.jccl.config.Settings.PROTO);
+        return io.jccl.config.Values.of(config).get(io.jccl.config.Settings.PROTO).fallback();
+    }
+
+    /** The protocols {@code config} allows (JCCL_PROTO) for calls of {@code c}. */
+    public static java.util.Set<Protocol> allowed(io.jccl.Config config, io.jccl.Collective c) {
+        return io.jccl.config.Values.of(config).get(io.jccl.config.Settings.PROTO).of(c);
     }
 
     public static Protocol parse(String name) {
