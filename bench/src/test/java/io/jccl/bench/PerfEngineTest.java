@@ -25,13 +25,13 @@ class PerfEngineTest {
 
     @Test
     void theCudaSweepRefusesWhatItDoesNotDo() {
-        // -p runs one rank per process; --table times its ranks in one process
-        PerfEndToEndTest.Run r = PerfEndToEndTest.run("perf", "allreduce", "--engine", "cuda", "-p", "2", "-t", "2");
+        // --procs runs one rank per process; --table times its ranks in one process
+        PerfEndToEndTest.Run r = PerfEndToEndTest.run("perf", "allreduce", "--engine", "cuda", "--procs", "2", "-t", "2");
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.err()).contains("one rank per process").contains("leave out -t");
-        PerfEndToEndTest.Run t = PerfEndToEndTest.run("perf", "allreduce", "--engine", "cuda", "-p", "2", "--table", "t.json");
+        PerfEndToEndTest.Run t = PerfEndToEndTest.run("perf", "allreduce", "--engine", "cuda", "--procs", "2", "--table", "t.json");
         assertThat(t.status()).isEqualTo(2);
-        assertThat(t.err()).contains("--table").contains("leave out -p");
+        assertThat(t.err()).contains("--table").contains("leave out --procs");
         assertThat(PerfEndToEndTest.run("perf", "allreduce", "--engine", "gpu").status()).isEqualTo(2);
         assertThat(PerfEndToEndTest.run("perf", "--help").out()).contains("--engine").contains("--table FILE.json");
         // a GPU's tuning table comes from the CUDA sweep; the host engine's from jccl calibrate
