@@ -17,7 +17,8 @@ import java.util.List;
  * ({@code --procs}, {@code --min-time}, ...), so that every short one means what it means to
  * nccl-tests.
  *
- * @param ranks     all ranks of the sweep: {@code processes} processes of {@link #threads()} threads each
+ * @param ranks     all ranks of the sweep: {@code processes} processes of {@link #threads()} threads each,
+ *                  each thread {@code gpus} ranks
  * @param processes processes the ranks are spread over (--procs; 1: threads of this JVM)
  * @param minBytes  first size (-b); each next size is the previous times {@code stepFactor} (-f), or
  *                  plus {@code stepBytes} (-i) where that is not 0
@@ -56,7 +57,8 @@ public record PerfOptions(Collective collective, int ranks, int processes, long 
               COLLECTIVE: allreduce allgather reducescatter broadcast reduce alltoall gather scatter sendrecv
             nccl-tests' options, with nccl-tests' meanings:
               -t, --nthreads N       ranks per process, one thread each (default 2; with --procs or a launcher, 1)
-              -g, --ngpus G          GPUs per thread (default 1; the host engine has no GPUs: 1 only)
+              -g, --ngpus G          GPUs per thread: with --engine cuda, G GPUs from JCCL_CUDA_DEVICE on,
+                                     -t ranks on each (default 1; the host engine has no GPUs: 1 only)
               -b, --minbytes SIZE    smallest size, like 8, 1K, 64M, 1G (default 8; nccl-tests: 32M)
               -e, --maxbytes SIZE    largest size (default 64M; nccl-tests: 32M)
               -f, --stepfactor F     multiply the size by F each step (default 2)
@@ -97,7 +99,8 @@ public record PerfOptions(Collective collective, int ranks, int processes, long 
                   --table FILE.json  with --engine cuda: also time every algorithm/protocol JCCL_ALGO
                                      and JCCL_PROTO allow at each size, each forced, and write them
                                      as a tuning table for JCCL_TUNING_FILE (docs/gpu.md)
-                  --engine ENGINE    host (default) or cuda: -t ranks sharing GPU 0 (JCCL_CUDA_DEVICE),
+                  --engine ENGINE    host (default) or cuda: -t ranks sharing GPU 0 (JCCL_CUDA_DEVICE; with
+                                     -g G, each of G GPUs from there on),
                                      or with --procs one rank per process there (CUDA IPC; run MPS first),
                                      each size next to a device-to-device cuMemcpy of its bytes (docs/gpu.md)
             The columns are nccl-tests': size count type redop root, then time algbw busbw #wrong out of
@@ -219,7 +222,7 @@ public record PerfOptions(Collective collective, int ranks, int processes, long 
                     || env.containsKey("SLURM_PROCID") || env.containsKey("WORLD_SIZE");
             threads = processes == 1 && !launched ? 2 : 1;
         }
-        int ranks = threads * processes;
+        int ranks = threads * gpus * processes; // nccl-tests: processes × threads × GPUs per thread
         if (collective.rooted() && root >= ranks) {
             throw r.error("option -r: root " + root + " is not a rank of 0.." + (ranks - 1));
         }
@@ -238,14 +241,14 @@ public record PerfOptions(Collective collective, int ranks, int processes, long 
         }
     }
 
-    /** Ranks of each process (-t). */
+    /** Threads of each process (-t); each drives {@link #gpus()} ranks. */
     public int threads() {
-        return ranks / processes;
+        return ranks / processes / gpus;
     }
 
     /** These options for a sweep over {@code processes} processes of {@link #threads()} ranks each. */
     public PerfOptions withProcesses(int processes) {
-        return new PerfOptions(collective, threads() * processes, processes, minBytes, maxBytes, stepFactor, stepBytes, type, op,
+        return new PerfOptions(collective, threads() * gpus * processes, processes, minBytes, maxBytes, stepFactor, stepBytes, type, op,
                 root, iters, warmup, minMillis, jitWarmup, check, json, plot, table, gpus, aggIters, average, blocking, graphs,
                 cpuTime, cycles, register, timeout, csv);
     }

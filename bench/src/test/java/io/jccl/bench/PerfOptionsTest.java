@@ -91,6 +91,13 @@ class PerfOptionsTest {
         assertThat(l.json()).hasToString("o.json");
         assertThat(l.timeout()).isEqualTo(5);
         assertThat(parse("allreduce", "--json", "j.json").json()).hasToString("j.json");
+        // nccl-tests' ranks: threads × GPUs per thread (× processes).
+        PerfOptions g = parse("allreduce", "-t", "3", "-g", "2");
+        assertThat(g.ranks()).isEqualTo(6);
+        assertThat(g.threads()).isEqualTo(3);
+        assertThat(g.withProcesses(2).ranks()).isEqualTo(12);
+        assertThat(java.util.stream.IntStream.range(0, 6).map(r -> CudaPerfCommand.gpuOf(g, r)).toArray())
+                .containsExactly(0, 0, 0, 1, 1, 1);
         assertThat(parse("allreduce", "--min-time", "0").minMillis()).isZero();
         assertThat(parse("allreduce", "-f", "4").step()).isEqualTo("4(factor)");
     }
