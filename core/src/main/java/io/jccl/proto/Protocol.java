@@ -137,7 +137,6 @@ public enum Protocol {
         return seq >= LL_CLEAN_INTERVAL && seq % LL_CLEAN_INTERVAL < STEPS;
     }
 
-    /** Parses {@code LL}, {@code LL128}, {@code Simple} in any case. */
     /** Bytes of each connection's buffer in this protocol as {@code config} gives them. */
     public long buffSize(io.jccl.Config config) {
         return config.buffSize(id());
@@ -153,6 +152,7 @@ public enum Protocol {
         return io.jccl.config.Values.of(config).get(io.jccl.config.Settings.PROTO).of(c);
     }
 
+    /** Parses {@code LL}, {@code LL128}, {@code Simple} in any case. */
     public static Protocol parse(String name) {
         String n = name.trim().toLowerCase(Locale.ROOT);
         for (Protocol p : values()) {
