@@ -14,8 +14,8 @@ for ((r = 0; r < rounds; r++)); do
     for which in $order; do
         exe=$a
         [[ $which == b ]] && exe=$b
-        # size and out-of-place time (column 8) of each table row
-        "$exe" "$@" | awk '!/^#/ && NF >= 9 {print $1, $8}' >> "$tmp/$which"
+        # size and out-of-place time (column 6, as in nccl-tests) of each table row
+        "$exe" "$@" | awk '!/^#/ && NF >= 13 {print $1, $6}' >> "$tmp/$which"
     done
 done
 median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }

@@ -22,8 +22,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 jccl="$root/jccl"
 mode=$1; shift
 burst=${BURST:-64}
-times() {  # perf's table -> "size time" of the out-of-place column, with the algorithm
-    grep -v '^#' | awk 'NF > 8 {print $1, $6, $8}'
+times() {  # perf's table -> "size algorithm time" of the out-of-place column (algo/proto is column 14)
+    grep -v '^#' | awk 'NF > 13 {split($14, c, "/"); print $1, c[1], $6}'
 }
 medians() {  # sweep lines -> one per (label, size): the median run's line, its time the median
     sort -k7,7 -k10,10n -k12,12g "$1" | awk '
@@ -47,7 +47,7 @@ gather)
             for algo in ring hier2phase pipeline; do
                 for size in "$@"; do
                     out=$(JCCL_ALGO=$algo "$jccl" fabric --servers "$S" --ranks "$R" --intra "$intra" --inter "$INTER" --burst "$burst" -- \
-                        perf "$coll" -b "$size" -e "$size" -n 3 -w 1 -c 1 --jit_warmup 0 -T 0 | times)
+                        perf "$coll" -b "$size" -e "$size" -n 3 -w 1 -c 1 --jit_warmup 0 --min-time 0 | times)
                     read -r bytes ran t <<< "$out"
                     echo "$S x $R intra:inter $ratio:1 ($intra/$INTER Mbit/s) $coll $algo ($ran) $bytes B: $t us, busbw $(busbw "$bytes" "$t" "$f") Mbit/s"
                 done
@@ -65,22 +65,22 @@ reduce)
     forced=$(mktemp)
     tuned=$(mktemp)
     trap 'rm -f "$forced" "$tuned" "$forced.median" "$tuned.median"' EXIT
-    # Small sizes: perf's own timing (JIT warm-up, rounds of at least -T ms that agree within
+    # Small sizes: perf's own timing (JIT warm-up, rounds of at least --min-time ms that agree within
     # 10%); 1-4 MiB: 5 calls after 10 untimed ones (with 3, the 8 JVMs still compiled: one
     # configuration at 1 MiB took 39-90 ms in six runs); 16-64 MiB: 2 calls of up to seconds each
     # after 3 untimed ones. perf's JIT warm-up would settle the compiler at every size up to the
     # smallest one, minutes per run at 1 MiB.
     sweep() {  # label, then env assignments: one line per size
         local label=$1; shift
-        for range in "${SMALL:--b 8 -e 256K -f 8}" "${MID:--b 1M -e 4M -f 4 -n 5 -w 10 -T 0 --jit_warmup 0}" \
-            "${LARGE:--b 16M -e 64M -f 4 -n 2 -w 3 -T 0 --jit_warmup 0}"; do
+        for range in "${SMALL:--b 8 -e 256K -f 8}" "${MID:--b 1M -e 4M -f 4 -n 5 -w 10 --min-time 0 --jit_warmup 0}" \
+            "${LARGE:--b 16M -e 64M -f 4 -n 2 -w 3 --min-time 0 --jit_warmup 0}"; do
             [ "$range" = none ] && continue
             # shellcheck disable=SC2086
             # The model is told both levels: every rank is in its own namespace, so a hop inside a
             # server is a socket too.
             env JCCL_INTER_BW="$gbps" JCCL_INTRA_BW="$intra_gbps" JCCL_INTER_LATENCY="$hop" JCCL_INTRA_LATENCY="$hop" \
                 "$@" "$jccl" fabric --servers "$S" --ranks "$R" --intra "$INTRA" --inter "$INTER" --burst "$burst" -- \
-                perf allreduce $range -c 1 | grep -v '^#' | awk 'NF > 8 {print $1, $6, $7, $8}' | while read -r bytes ran proto t; do
+                perf allreduce $range -c 1 | grep -v '^#' | awk 'NF > 13 {split($14, c, "/"); print $1, c[1], c[2], $6}' | while read -r bytes ran proto t; do
                 echo "$S x $R $INTRA/$INTER Mbit/s allreduce $label ($ran $proto) $bytes B: $t us, busbw $(busbw "$bytes" "$t" "$f") Mbit/s"
             done
         done

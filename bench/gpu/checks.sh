@@ -34,7 +34,7 @@ tests() {
 
 sanitizer() {
     for tool in memcheck racecheck; do
-        timeout 300 compute-sanitizer --tool $tool "${perf_cmd[@]}" allreduce --engine cuda -t 2 -b 8 -e 4M -f 64 -n 2 -w 1 -T 0 \
+        timeout 300 compute-sanitizer --tool $tool "${perf_cmd[@]}" allreduce --engine cuda -t 2 -b 8 -e 4M -f 64 -n 2 -w 1 --min-time 0 \
             --jit_warmup 0 > "$out/$tool.log" 2>&1 || true
         echo "$tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool.log")"
         # Each algorithm's kernels forced (the tuner above picks the butterfly up to 2 MiB): the tree's
@@ -42,7 +42,7 @@ sanitizer() {
         # butterfly on 3 ranks folds one into another (scratch, docs/gpu.md "Scratch").
         for a in ring:2 tree:4 splittree:4 butterfly:3; do
             JCCL_ALGO=${a%:*} timeout 300 compute-sanitizer --tool $tool "${perf_cmd[@]}" allreduce --engine cuda -t ${a#*:} \
-                -b 8 -e 4M -f 64 -n 2 -w 1 -T 0 --jit_warmup 0 > "$out/$tool-${a%:*}.log" 2>&1 || true
+                -b 8 -e 4M -f 64 -n 2 -w 1 --min-time 0 --jit_warmup 0 > "$out/$tool-${a%:*}.log" 2>&1 || true
             echo "$tool (${a%:*}, ${a#*:} ranks): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool-${a%:*}.log")"
         done
     done
@@ -81,11 +81,11 @@ procs() {
     fi
     echo "# MPS: ${mps:-no}" >> "$out/procs.log"
     for p in 2 4; do
-        timeout 300 "${perf_cmd[@]}" allreduce --engine cuda -p $p -b 8 -e 256M -f 4 >> "$out/procs.log" 2>&1
-        JCCL_P2P_DISABLE=1 timeout 300 "${perf_cmd[@]}" allreduce --engine cuda -p $p -b 8 -e 64M -f 8 >> "$out/procs.log" 2>&1
+        timeout 300 "${perf_cmd[@]}" allreduce --engine cuda --procs $p -b 8 -e 256M -f 4 >> "$out/procs.log" 2>&1
+        JCCL_P2P_DISABLE=1 timeout 300 "${perf_cmd[@]}" allreduce --engine cuda --procs $p -b 8 -e 64M -f 8 >> "$out/procs.log" 2>&1
     done
     # Both off: the socket proxy over loopback (docs/gpu.md "Ranks behind sockets").
-    JCCL_P2P_DISABLE=1 JCCL_SHM_DISABLE=1 timeout 300 "${perf_cmd[@]}" allreduce --engine cuda -p 2 -b 8 -e 64M -f 8 \
+    JCCL_P2P_DISABLE=1 JCCL_SHM_DISABLE=1 timeout 300 "${perf_cmd[@]}" allreduce --engine cuda --procs 2 -b 8 -e 64M -f 8 \
         >> "$out/procs.log" 2>&1
     [[ -z "$mps" ]] || echo quit | nvidia-cuda-mps-control
     echo "procs: $out/procs.log"

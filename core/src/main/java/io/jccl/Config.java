@@ -135,12 +135,15 @@ public final class Config {
         return with(Settings.TIMEOUT, t);
     }
 
-    /** Restricts the algorithms with NCCL's grammar: {@code "ring"}, {@code "ring,tree"}, {@code "^tree"}. */
+    /**
+     * Restricts the algorithms with NCCL's grammar: {@code "ring"}, {@code "ring,tree"}, {@code "^tree"}, and
+     * per collective {@code "ring;allreduce:tree,ring;broadcast:^ring"}.
+     */
     public Config withAlgorithms(String spec) {
         return withText(Settings.ALGO, spec);
     }
 
-    /** Restricts the protocols with NCCL's grammar: {@code "LL"}, {@code "LL,LL128"}, {@code "^LL"}. */
+    /** Restricts the protocols with NCCL's grammar: {@code "LL"}, {@code "LL,LL128"}, {@code "^LL"}, {@code "Simple;allreduce:LL"}. */
     public Config withProtocols(String spec) {
         return withText(Settings.PROTO, spec);
     }
@@ -468,15 +471,41 @@ public final class Config {
         return get(Settings.TIMEOUT);
     }
 
-    /** The algorithms calls may use, by {@code JCCL_ALGO} name. */
+    /**
+     * The algorithms calls of collectives that {@code JCCL_ALGO} does not name may use, by name
+     * (all of them where it names no plain list).
+     */
     public Set<String> algorithms() {
-        return get(Settings.ALGO);
+        return get(Settings.ALGO).fallback();
     }
 
-    /** The protocols calls may use (JCCL_PROTO), by name: {@code LL}, {@code LL128}, {@code Simple}. */
+    /**
+     * The algorithms calls of {@code c} may use, by {@code JCCL_ALGO} name: its own list where the
+     * variable names it ({@code allreduce:tree}), else {@link #algorithms()}.
+     *
+     * <pre>{@code
+     * Config c = Config.defaults().withAlgorithms("ring;allreduce:tree");
+     * assert c.algorithms(Collective.ALL_REDUCE).equals(Set.of("tree"));
+     * assert c.algorithms(Collective.BROADCAST).equals(Set.of("ring"));
+     * }</pre>
+     */
+    public Set<String> algorithms(Collective c) {
+        return get(Settings.ALGO).of(c);
+    }
+
+    /** The protocols calls of collectives that {@code JCCL_PROTO} does not name may use: {@code LL}, {@code LL128}, {@code Simple}. */
     public Set<String> protocols() {
+        return protocolNames(get(Settings.PROTO).fallback());
+    }
+
+    /** The protocols calls of {@code c} may use (JCCL_PROTO), by name, as {@link #algorithms(Collective)} for algorithms. */
+    public Set<String> protocols(Collective c) {
+        return protocolNames(get(Settings.PROTO).of(c));
+    }
+
+    private static Set<String> protocolNames(Set<Protocol> protocols) {
         Set<String> names = new java.util.TreeSet<>();
-        for (Protocol p : get(Settings.PROTO)) {
+        for (Protocol p : protocols) {
             names.add(p.id());
         }
         return java.util.Collections.unmodifiableSet(names);

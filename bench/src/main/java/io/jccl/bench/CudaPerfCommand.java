@@ -35,7 +35,7 @@ final class CudaPerfCommand {
     private CudaPerfCommand() {
     }
 
-    /** {@code args}: the arguments after {@code perf}, which {@code -p} passes on to the processes it starts. */
+    /** {@code args}: the arguments after {@code perf}, which {@code --procs} passes on to the processes it starts. */
     static int run(PerfOptions options, List<String> args, PrintStream out, PrintStream err) {
         io.jccl.bootstrap.LaunchEnvironment launched;
         try {
@@ -45,14 +45,24 @@ final class CudaPerfCommand {
             return 1;
         }
         if (options.processes() > 1 || launched != null) {
-            String why = launched != null && options.processes() > 1 ? "-p starts processes itself; under " + launched.launcher()
+            String why = launched != null && options.processes() > 1 ? "--procs starts processes itself; under " + launched.launcher()
                     + " leave it out"
-                    : options.threads() > 1 ? "one rank per process with -p or a launcher; leave out -t"
-                    : options.table() != null ? "--table runs its ranks in one process; leave out -p" : null;
+                    : options.threads() > 1 ? "one rank per process with --procs or a launcher; leave out -t"
+                    : options.table() != null ? "--table runs its ranks in one process; leave out --procs"
+                    : options.gpus() > 1 ? "-g drives several GPUs from one process; leave out --procs" : null;
             if (why != null) {
                 err.println("jccl perf --engine cuda: " + why);
                 return 2;
             }
+        }
+        if (options.gpus() > 1 && options.table() != null) {
+            err.println("jccl perf --engine cuda: --table times its ranks on one GPU; leave out -g");
+            return 2;
+        }
+        String hostOnly = hostOnly(options);
+        if (hostOnly != null) {
+            err.println("jccl perf --engine cuda: " + hostOnly + " is for the host engine so far; leave it out");
+            return 2;
         }
         if (options.plot() != null || options.json() != null) {
             err.println("jccl perf --engine cuda: --plot and --json are for the host engine (--table times every choice here)");
@@ -69,9 +79,10 @@ final class CudaPerfCommand {
         try {
             CudaDevice gpu = CudaDevice.open(ordinal);
             Config config = Config.fromEnvironment();
+            List<CudaDevice> gpus = rankGpus(options, gpu);
             Communicator[] comms = launched != null ? new Communicator[] {Communicator.fromEnvironmentCuda(gpu, config)}
-                    : Communicator.initAllCuda(options.ranks(), gpu, config);
-            sweep(options, comms, gpu, launched == null ? 1 : launched.size(), out);
+                    : Communicator.initAllCuda(gpus, config);
+            sweep(options, comms, launched != null ? List.of(gpu) : gpus, launched == null ? 1 : launched.size(), out);
             if (options.table() != null) {
                 TuningTable table = tableSweep(options, config.withTuningFile(null), gpu, out);
                 try {
@@ -90,11 +101,46 @@ final class CudaPerfCommand {
     }
 
     /**
+     * The GPU of each rank of this process: -g GPUs from {@code first} on (JCCL_CUDA_DEVICE), each
+     * shared by -t ranks, rank r on the (r / t)-th, as nccl-tests gives each thread's ranks GPUs of
+     * their own; with -g 1 every rank on {@code first}.
+     */
+    static List<CudaDevice> rankGpus(PerfOptions o, CudaDevice first) {
+        List<CudaDevice> opened = new java.util.ArrayList<>(List.of(first));
+        for (int g = 1; g < o.gpus(); g++) {
+            opened.add(CudaDevice.open(first.ordinal() + g));
+        }
+        List<CudaDevice> byRank = new java.util.ArrayList<>();
+        for (int r = 0; r < o.ranks(); r++) {
+            byRank.add(opened.get(gpuOf(o, r)));
+        }
+        return byRank;
+    }
+
+    /** Which of the -g GPUs (0-based) rank {@code r} of this process runs on: -t consecutive ranks share one. */
+    static int gpuOf(PerfOptions o, int r) {
+        return r / (o.ranks() / o.gpus());
+    }
+
+    /**
+     * The first of the nccl-tests options this engine does not take yet, as given, or null: its
+     * sweep times -n calls with its own table (docs/gpu.md), and always registers its buffers (so
+     * -R 1 is what it does anyway).
+     */
+    static String hostOnly(PerfOptions o) {
+        return o.aggIters() > 1 ? "-m " + o.aggIters()
+                : o.blocking() != 0 ? "-z " + o.blocking() : o.average() != 3 ? "-a " + o.average()
+                : o.cpuTime() ? "-C 1" : o.cycles() != 1 ? "-N " + o.cycles() : o.timeout() > 0 ? "-T " + o.timeout()
+                : o.csv() ? "--csv" : null;
+    }
+
+    /**
      * The sweep over this process's ranks {@code comms} (all ranks, or this process's one of
      * {@code processes}); the process of rank 0 prints. Across processes each size starts after a
      * barrier and its time is the slowest process's.
      */
-    private static void sweep(PerfOptions o, Communicator[] comms, CudaDevice gpu, int processes, PrintStream out) {
+    private static void sweep(PerfOptions o, Communicator[] comms, List<CudaDevice> gpus, int processes, PrintStream out) {
+        CudaDevice gpu = gpus.getFirst();
         int n = comms[0].size();
         boolean printer = comms[0].rank() == 0;
         PrintStream print = printer ? out : new PrintStream(java.io.OutputStream.nullOutputStream());
@@ -104,17 +150,19 @@ final class CudaPerfCommand {
             MemorySegment[] send = new MemorySegment[comms.length];
             MemorySegment[] recv = new MemorySegment[comms.length];
             for (int r = 0; r < comms.length; r++) {
-                streams[r] = new CudaStream(gpu);
-                send[r] = zeroed(gpu, bufBytes, arena);
-                recv[r] = zeroed(gpu, bufBytes, arena);
+                streams[r] = new CudaStream(gpus.get(r));
+                send[r] = zeroed(gpus.get(r), bufBytes, arena);
+                recv[r] = zeroed(gpus.get(r), bufBytes, arena);
                 comms[r].register(send[r]);
                 comms[r].register(recv[r]);
             }
             Across across = processes > 1 ? new Across(comms[0], gpu, streams[0], arena) : null;
             MemorySegment copyFrom = zeroed(gpu, bufBytes, arena);
             MemorySegment copyTo = zeroed(gpu, bufBytes, arena);
-            print.printf(Locale.ROOT, "# jccl perf --engine cuda: %s on %d ranks sharing GPU %d%s, %s, op %s%n",
-                    o.collective().cliName(), n, gpu.ordinal(), processes > 1 ? " (one process each, CUDA IPC"
+            int lastGpu = gpus.getLast().ordinal();
+            print.printf(Locale.ROOT, "# jccl perf --engine cuda: %s on %d ranks sharing GPU %s%s, %s, op %s%n",
+                    o.collective().cliName(), n, gpu.ordinal() + (lastGpu == gpu.ordinal() ? "" : ".." + lastGpu + " (-g "
+                            + o.gpus() + ", " + o.threads() + " each)"), processes > 1 ? " (one process each, CUDA IPC"
                             + (comms[0].config().p2pDisable() ? " disabled: pinned host memory)" : ")") : "",
                     o.type().name().toLowerCase(Locale.ROOT), o.op());
             jitWarmUp(o, comms, send, recv, streams, print);
@@ -128,7 +176,7 @@ final class CudaPerfCommand {
                 CollectiveCall[] calls = calls(o, comms, s, send, recv);
                 String wrong = "N/A";
                 if (o.check() > 0) {
-                    long w = wrongElements(o, s, gpu, calls, streams);
+                    long w = wrongElements(o, s, gpus, calls, streams);
                     wrong = Long.toString(across == null ? w : (long) across.reduce(w, RedOp.SUM));
                 }
                 double micros = time(o, calls, streams, across);
@@ -210,7 +258,7 @@ final class CudaPerfCommand {
     /**
      * Microseconds per call of every rank, on the host clock from the first launch to the end of
      * every stream, after {@code -w} warm-ups: at least {@code -n} iterations, more until they take
-     * {@code -T} milliseconds, in rounds until two agree ({@link TimingRounds}), as the host sweep
+     * {@code --min-time} milliseconds, in rounds until two agree ({@link TimingRounds}), as the host sweep
      * times. Across processes ({@code across} not null) the most iterations any process wants,
      * started together, and the slowest process's time, so that every process decides alike.
      */
@@ -283,7 +331,7 @@ final class CudaPerfCommand {
      * values on the host and copied to the GPU, its output poisoned, one call, then every rank's
      * output copied back and compared with what the collective must give (as the host sweep).
      */
-    private static long wrongElements(PerfOptions o, PerfSizes s, CudaDevice gpu, CollectiveCall[] calls,
+    private static long wrongElements(PerfOptions o, PerfSizes s, List<CudaDevice> gpus, CollectiveCall[] calls,
                                       CudaStream[] streams) {
         DataCheck check = new DataCheck(s.collective(), s.type(), o.op(), calls[0].comm().size(), o.root(), s.count());
         long wrong = 0;
@@ -296,20 +344,20 @@ final class CudaPerfCommand {
                     MemorySegment in = host.allocate(Math.max(1, inBytes), 16).asSlice(0, inBytes);
                     check.fillInput(r, in, inBytes / s.type().size());
                     if (inBytes > 0) {
-                        gpu.copyToDevice(calls[i].input(), in);
+                        gpus.get(i).copyToDevice(calls[i].input(), in);
                     }
                     long outBytes = calls[i].output().byteSize();
                     outs[i] = host.allocate(Math.max(1, outBytes), 16).asSlice(0, outBytes);
                     DataCheck.poison(outs[i]);
                     if (outBytes > 0) {
-                        gpu.copyToDevice(calls[i].output(), outs[i]);
+                        gpus.get(i).copyToDevice(calls[i].output(), outs[i]);
                     }
                 }
                 issueAll(calls, streams);
                 syncAll(streams);
                 for (int i = 0; i < calls.length; i++) {
                     if (outs[i].byteSize() > 0) {
-                        gpu.copyToHost(outs[i], calls[i].output());
+                        gpus.get(i).copyToHost(outs[i], calls[i].output());
                     }
                     wrong += check.countWrong(calls[i].comm().rank(), outs[i]);
                 }
@@ -328,10 +376,10 @@ final class CudaPerfCommand {
         Map<Long, List<TuningTable.Result>> results = new TreeMap<>();
         out.printf(Locale.ROOT, "# every algorithm/protocol, forced: %12s %16s %9s%n", "size(B)", "algo/proto", "time(us)");
         for (Algorithm a : Algorithms.supported(o.collective())) {
-            if (!config.algorithms().contains(a.id())) {
+            if (!config.algorithms(o.collective()).contains(a.id())) {
                 continue;
             }
-            for (Protocol p : Protocol.allowed(config)) {
+            for (Protocol p : Protocol.allowed(config, o.collective())) {
                 Config forced = config.withAlgorithms(a.id()).withProtocols(p.id());
                 Communicator[] comms = Communicator.initAllCuda(n, gpu, forced);
                 CudaStream[] streams = new CudaStream[n];
@@ -379,7 +427,7 @@ final class CudaPerfCommand {
         about.put("java", System.getProperty("java.vm.name") + " " + Runtime.version());
         about.put("type", PerfTable.typeName(o.type()));
         about.put("command", "jccl perf " + o.collective().cliName() + " --engine cuda -t " + n + " -b " + o.minBytes()
-                + " -e " + o.maxBytes() + " -f " + o.stepFactor() + " --table " + o.table());
+                + " -e " + o.maxBytes() + (o.stepBytes() > 0 ? " -i " + o.stepBytes() : " -f " + o.stepFactor()) + " --table " + o.table());
         return new TuningTable(about, entries);
     }
 

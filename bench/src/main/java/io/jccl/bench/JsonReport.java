@@ -19,13 +19,20 @@ final class JsonReport {
                 .name("ranks").value(o.ranks())
                 .name("minBytes").value(o.minBytes())
                 .name("maxBytes").value(o.maxBytes())
-                .name("stepFactor").value(o.stepFactor())
+                .name("stepFactor").value(o.stepBytes() > 0 ? 0 : o.stepFactor())
+                .name("stepBytes").value(o.stepBytes())
                 .name("datatype").value(PerfTable.typeName(o.type()))
                 .name("op").value(o.op().toString())
                 .name("root").value(o.root())
                 .name("iters").value(o.iters())
                 .name("warmup").value(o.warmup())
                 .name("check").value(o.check())
+                .name("aggIters").value(o.aggIters())
+                .name("average").value(o.average())
+                .name("blocking").value(o.blocking())
+                .name("cputime").value(o.cpuTime() ? 1 : 0)
+                .name("cycles").value(o.cycles())
+                .name("register").value(o.register())
                 .endObject();
         w.name("memcpyGBps").value(report.memcpyGBps());
         w.name("rows").beginArray();

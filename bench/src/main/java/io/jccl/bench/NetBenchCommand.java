@@ -74,7 +74,7 @@ final class NetBenchCommand {
             out.printf(Locale.ROOT, "# tcp: one stream host 0 -> host 1 for %d s: %.1f Mbit/s%n", o.seconds(), tcp);
             List<String> perf = new ArrayList<>(List.of("perf", "allreduce", "-b", Long.toString(o.minBytes()), "-e", Long.toString(o.maxBytes()),
                     "-f", Integer.toString(o.factor()), "-n", Integer.toString(o.iters()), "-w", Integer.toString(o.warmup()), "-c", "1",
-                    "-T", "0"));
+                    "--min-time", "0"));
             if (o.rate() > 0) {
                 // Each call takes milliseconds on a shaped link, where the JIT does not matter: no long
                 // warm-up at small sizes (perf's default would take minutes there).
@@ -153,7 +153,7 @@ final class NetBenchCommand {
                 continue;
             }
             long size = Long.parseLong(c[0]);
-            double busbw = size * 8 / Double.parseDouble(c[7]);
+            double busbw = size * 8 / Double.parseDouble(c[PerfTable.TIME]);
             out.printf(Locale.ROOT, "# busbw/tcp %d: %.1f Mbit/s / %.1f Mbit/s = %.3f%n", size, busbw, tcpMbits, busbw / tcpMbits);
             last = new double[] {size, busbw};
         }

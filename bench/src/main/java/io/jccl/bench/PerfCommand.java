@@ -22,9 +22,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * JVM, one per rank, each with its own {@link HostStream} and native buffers. For every size and
  * form (out-of-place, then in-place) each rank runs the checked calls, the warm-up, and then the
  * timed iterations; all ranks enter the timed batch together through a barrier, and the row shows
- * the slowest rank's average, because a collective is only as fast as its last rank.
+ * the slowest rank's average by default (-a 3), because a collective is only as fast as its last
+ * rank; -a 0, 1 and 2 give rank 0's, the ranks' average (nccl-tests' default) and the fastest's.
  *
- * <p>With {@code -p} (or under a launcher: see {@link PerfLauncher}) the ranks are spread over
+ * <p>With {@code --procs} (or under a launcher: see {@link PerfLauncher}) the ranks are spread over
  * processes of this host, {@code -t} threads each; the barriers and the exchange of timings then go
  * through the communicator itself (a one-element all-reduce), and the process of rank 0 prints.
  */
@@ -67,7 +68,7 @@ public final class PerfCommand {
 
     /**
      * As {@link #run(PerfOptions, PrintStream, PrintStream)}; {@code args} are the arguments after
-     * {@code perf}, which {@code -p} passes on to the processes it starts.
+     * {@code perf}, which {@code --procs} passes on to the processes it starts.
      */
     public static int run(PerfOptions options, List<String> args, PrintStream out, PrintStream err) {
         io.jccl.bootstrap.LaunchEnvironment launched;
@@ -78,7 +79,12 @@ public final class PerfCommand {
             return 1;
         }
         if (launched != null && options.processes() > 1) {
-            err.println("jccl perf: -p starts processes itself; under " + launched.launcher() + " leave it out");
+            err.println("jccl perf: --procs starts processes itself; under " + launched.launcher() + " leave it out");
+            return 2;
+        }
+        if (options.gpus() > 1) {
+            err.println("jccl perf: -g " + options.gpus() + ": the host engine drives no GPUs; its ranks are -t threads in each"
+                    + " of --procs processes (-g is for --engine cuda)");
             return 2;
         }
         if (options.table() != null) {
@@ -86,7 +92,7 @@ public final class PerfCommand {
             return 2;
         }
         if (options.processes() > 1 && options.plot() != null) {
-            err.println("jccl perf: --plot runs in one process; leave out -p");
+            err.println("jccl perf: --plot runs in one process; leave out --procs");
             return 2;
         }
         if (options.processes() > 1) {
@@ -160,16 +166,21 @@ public final class PerfCommand {
             if (printer) {
                 out.println("# JIT warm-up: " + options.jitWarmup() + " calls spread over sizes from 8 B to "
                         + warmUpCap() + " B before the sweep");
-                out.print(PerfTable.header(options, memcpy, sizeBytes, algorithms, describe(comms[0].config())));
+                out.print(PerfTable.header(options, memcpy, sizeBytes, algorithms, describe(comms[0].config(), options.collective())));
                 out.flush();
             }
             List<Thread> threads = new ArrayList<>();
+            sizeStarted = System.nanoTime(); // -T: the JIT warm-up's clock, not init's or the memcpy's
             for (int t = 0; t < comms.length; t++) {
                 int local = t;
                 threads.add(Thread.ofPlatform().name("jccl-perf-rank-" + (firstRank + t)).start(() -> rankMain(local)));
             }
+            Thread watchdog = options.timeout() > 0 ? Thread.ofPlatform().daemon().name("jccl-perf-timeout").start(this::watch) : null;
             for (Thread t : threads) {
                 joinUninterruptibly(t);
+            }
+            if (watchdog != null) {
+                watchdog.interrupt();
             }
         } finally {
             for (Communicator c : comms) {
@@ -195,10 +206,51 @@ public final class PerfCommand {
         return report;
     }
 
-    private static String describe(Config c) {
+    private static String describe(Config c, Collective collective) {
         return "buffsize " + c.buffSize() + ", channels " + c.minChannels() + ".." + c.maxChannels()
-                + ", algorithms " + new java.util.TreeSet<>(c.algorithms()) + ", protocols " + java.util.EnumSet.copyOf(io.jccl.proto.Protocol.allowed(c))
+                + ", algorithms " + new java.util.TreeSet<>(c.algorithms(collective)) + ", protocols "
+                + java.util.EnumSet.copyOf(io.jccl.proto.Protocol.allowed(c, collective))
                 + (c.tuningFile() == null ? "" : ", tuning file " + c.tuningFile());
+    }
+
+    /** The size being measured (-1: the JIT warm-up) and when it started (ns), for -T; set by this process's first rank. */
+    private volatile long sizeStarted = System.nanoTime();
+    private volatile long sizeBytes = -1;
+
+    /**
+     * -T: fails the run when one size has taken longer than the timeout, as nccl-tests does, by
+     * aborting this process's ranks (the other processes' fail on the lost peer or their own timer).
+     */
+    private void watch() {
+        long limit = options.timeout() * 1_000_000_000L;
+        while (failure.get() == null) {
+            long over = System.nanoTime() - sizeStarted - limit;
+            if (over >= 0) {
+                JcclException e = new JcclException(io.jccl.ErrorCode.TIMEOUT, firstRank, "-T " + options.timeout()
+                        + ": " + (sizeBytes < 0 ? "the JIT warm-up" : "size " + sizeBytes + " B") + " took more than "
+                        + options.timeout() + " s");
+                if (failure.compareAndSet(null, e)) {
+                    for (Communicator c : comms) {
+                        c.abort();
+                    }
+                    barrier.forceTermination();
+                }
+                return;
+            }
+            try {
+                Thread.sleep(Math.min(1000, Math.max(1, -over / 1_000_000)));
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** -T's clock starts again for size {@code s} (the first rank of this process sets it). */
+    private void startTimeout(int local, PerfSizes s) {
+        if (local == 0) {
+            sizeBytes = s.bytes();
+            sizeStarted = System.nanoTime();
+        }
     }
 
     private void rankMain(int local) {
@@ -211,6 +263,10 @@ public final class PerfCommand {
         try (Arena arena = Arena.ofShared(); HostStream stream = new HostStream()) {
             MemorySegment sendBuf = arena.allocate(Math.max(1, bufferBytes), 64);
             MemorySegment recvBuf = arena.allocate(Math.max(1, bufferBytes), 64);
+            if (options.register() == 1) {
+                comm.register(sendBuf);
+                comm.register(recvBuf);
+            }
             Sync sync = new Sync(comm, stream, arena.allocate(8L * (options.ranks() + 1), 8));
             warmUpCompiler(comm, stream, sendBuf, recvBuf, sync);
             if (!sizes.isEmpty()) {
@@ -218,21 +274,26 @@ public final class PerfCommand {
                 // this method's loop (on-stack replacement), in every process at once, and on two
                 // cores that compilation took a core from the ranks for the whole first row (8 B
                 // all-reduce across 2 processes: 70-150 us in the first row, 1.0-1.6 us after).
+                startTimeout(local, sizes.getFirst());
                 measure(comm, stream, sizes.getFirst(), false, sendBuf, recvBuf, sync);
             }
-            for (int i = 0; i < sizes.size(); i++) {
-                PerfSizes s = sizes.get(i);
-                PerfColumn outOfPlace = measure(comm, stream, s, false, sendBuf, recvBuf, sync);
-                PerfColumn inPlace = CollectiveCall.hasInPlace(s.collective())
-                        ? measure(comm, stream, s, true, sendBuf, recvBuf, sync) : null;
-                if (rank == 0) {
-                    Collective c = s.collective();
-                    PerfRow row = new PerfRow(s.bytes(), s.count(), PerfTable.typeName(s.type()),
-                            c.reduces() ? options.op().toString() : "none", c.rooted() ? options.root() : -1,
-                            choices.get(i).algorithm(), choices.get(i).protocol(), outOfPlace, inPlace);
-                    rows.add(row);
-                    out.println(PerfTable.row(row));
-                    out.flush();
+            // -N: the whole sweep again, each cycle printed (0: until the process is stopped).
+            for (int cycle = 0; options.cycles() == 0 || cycle < options.cycles(); cycle++) {
+                for (int i = 0; i < sizes.size(); i++) {
+                    PerfSizes s = sizes.get(i);
+                    startTimeout(local, s);
+                    PerfColumn outOfPlace = measure(comm, stream, s, false, sendBuf, recvBuf, sync);
+                    PerfColumn inPlace = CollectiveCall.hasInPlace(s.collective())
+                            ? measure(comm, stream, s, true, sendBuf, recvBuf, sync) : null;
+                    if (rank == 0) {
+                        Collective c = s.collective();
+                        PerfRow row = new PerfRow(s.bytes(), s.count(), PerfTable.typeName(s.type()),
+                                c.reduces() ? options.op().toString() : "none", c.rooted() ? options.root() : -1,
+                                choices.get(i).algorithm(), choices.get(i).protocol(), outOfPlace, inPlace);
+                        rows.add(row);
+                        out.println(PerfTable.row(row, options.csv()));
+                        out.flush();
+                    }
                 }
             }
         } catch (Aborted e) {
@@ -256,7 +317,7 @@ public final class PerfCommand {
      */
     static final int SYNC_EVERY = 64;
 
-    /** Most iterations one size is timed with, whatever -T asks. */
+    /** Most iterations one size is timed with, whatever --min-time asks. */
     static final int MAX_TIMED_ITERS = 1_000_000;
 
     /** Iterations of the current size, set by rank 0 before the barrier that starts the timing. */
@@ -358,46 +419,92 @@ public final class PerfCommand {
             call.issue(stream);
         }
         stream.synchronize();
+        int agg = options.aggIters();
         if (rank == 0) {
             // Rank 0 alone decides how many iterations to time, so that every rank runs as many.
             double perCall = options.warmup() > 0 ? (System.nanoTime() - w0) / (double) options.warmup() : 0;
-            long wanted = perCall > 0 ? (long) Math.ceil(options.minMillis() * 1e6 / perCall) : 0;
+            long wanted = perCall > 0 ? (long) Math.ceil(options.minMillis() * 1e6 / perCall / agg) : 0;
             timedIters = (int) Math.min(MAX_TIMED_ITERS, Math.max(options.iters(), wanted));
         }
         TimingRounds rounds = new TimingRounds(sync.shareIters(rank == 0 ? timedIters : 0), options.minMillis());
-        double slowest;
+        // Iterations between synchronizations when -z 0 lets calls queue: SYNC_EVERY calls.
+        int syncEvery = Math.max(1, SYNC_EVERY / agg);
+        double reported;
         do {
             int iters = rounds.iters();
+            long excluded = 0;
             long t0 = System.nanoTime();
             for (int i = 0; i < iters; i++) {
-                call.issue(stream);
-                if (i % SYNC_EVERY == SYNC_EVERY - 1) {
+                issue(call, stream, agg);
+                if (options.blocking() != 0) {
+                    stream.synchronize();
+                    if (options.blocking() != 2) {
+                        long b0 = System.nanoTime();
+                        sync.await();
+                        if (options.blocking() == 3) {
+                            excluded += System.nanoTime() - b0;
+                        }
+                    }
+                } else if (i % syncEvery == syncEvery - 1) {
                     stream.synchronize();
                 }
             }
+            long issued = System.nanoTime();
             stream.synchronize();
-            slowest = slowest(rank, (System.nanoTime() - t0) / 1e3 / iters, sync);
-        } while (rounds.another(slowest));
+            long end = options.cpuTime() ? issued : System.nanoTime();
+            double perCall = (end - t0 - excluded) / 1e3 / ((double) iters * agg);
+            reported = acrossRanks(rank, perCall, sync);
+            // TimingRounds counts iterations, each -m calls.
+        } while (rounds.another(reported * agg));
         long wrongAll = sync.crossProcess() ? sync.sum(wrongHere) : sumWrong(rank, wrongHere, sync);
-        double algbw = BusBandwidth.gbps(s.bytes(), slowest);
-        return new PerfColumn(slowest, algbw, algbw * BusBandwidth.factor(s.collective(), options.ranks()),
+        double algbw = BusBandwidth.gbps(s.bytes(), reported);
+        return new PerfColumn(reported, algbw, algbw * BusBandwidth.factor(s.collective(), options.ranks()),
                 options.check() > 0 ? wrongAll : null);
     }
 
-    /** The slowest rank's µs per call: {@code micros} of every rank taken, the same answer on each. */
-    private double slowest(int rank, double micros, Sync sync) throws Aborted {
+    /** {@code m} calls of one iteration (-m): one group where there are several, as nccl-tests aggregates them. */
+    private static void issue(CollectiveCall call, HostStream stream, int m) {
+        if (m == 1) {
+            call.issue(stream);
+            return;
+        }
+        io.jccl.Group.start();
+        try {
+            for (int k = 0; k < m; k++) {
+                call.issue(stream);
+            }
+        } finally {
+            io.jccl.Group.end();
+        }
+    }
+
+    /**
+     * The reported µs per call from every rank's {@code micros}, as -a asks (rank 0's, the average,
+     * the least, the most); the same answer on each rank, so that all decide alike.
+     */
+    private double acrossRanks(int rank, double micros, Sync sync) throws Aborted {
+        double[] all;
         if (sync.crossProcess()) {
-            return sync.max(micros);
+            all = sync.all(micros);
+        } else {
+            this.micros[rank] = micros;
+            sync.await();
+            all = this.micros.clone();
+            // Everyone has read the shared array before anyone writes it again.
+            sync.await();
         }
-        this.micros[rank] = micros;
-        sync.await();
-        double max = 0;
-        for (double m : this.micros) {
-            max = Math.max(max, m);
-        }
-        // Everyone has read the shared array before anyone writes it again.
-        sync.await();
-        return max;
+        return combine(options.average(), all);
+    }
+
+    /** -a's reduction of the ranks' times: 0 rank 0's, 1 the average, 2 the least, 3 the most. */
+    static double combine(int average, double[] perRank) {
+        java.util.DoubleSummaryStatistics st = java.util.Arrays.stream(perRank).summaryStatistics();
+        return switch (average) {
+            case 0 -> perRank[0];
+            case 1 -> st.getAverage();
+            case 2 -> st.getMin();
+            default -> st.getMax();
+        };
     }
 
     /** The wrong elements of every rank (threads of this JVM), the same answer on each. */
@@ -482,13 +589,14 @@ public final class PerfCommand {
             return sum;
         }
 
-        double max(double v) {
+        /** Every rank's {@code v}, by rank. */
+        double[] all(double v) {
             gather(Double.doubleToRawLongBits(v));
-            double max = Double.NEGATIVE_INFINITY;
-            for (int r = 1; r <= comm.size(); r++) {
-                max = Math.max(max, Double.longBitsToDouble(word.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, r)));
+            double[] all = new double[comm.size()];
+            for (int r = 0; r < all.length; r++) {
+                all[r] = Double.longBitsToDouble(word.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, r + 1));
             }
-            return max;
+            return all;
         }
     }
 

@@ -18,9 +18,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code jccl perf} over several processes. {@code -p P} makes this process a launcher: it hosts
+ * {@code jccl perf} over several processes. {@code --procs P} makes this process a launcher: it hosts
  * the bootstrap root, starts P copies of itself (the same runtime image or class path) with the
- * same arguments but {@code -p}, each told its process index through jccl's launcher variables
+ * same arguments but {@code --procs}, each told its process index through jccl's launcher variables
  * ({@link Launch#childEnvironment}), copies their output, and returns once all have ended. A
  * process that finds a launcher's variables (jccl's, Open MPI's, torchrun's, Slurm's) runs
  * {@code -t} ranks of the job: ranks {@code index·t} to {@code index·t + t - 1} of {@code size·t}.
@@ -54,7 +54,7 @@ final class PerfLauncher {
         String id = env.get("JCCL_COMM_ID");
         if (id == null || env.get("JCCL_RANK") == null) {
             throw new JcclException(ErrorCode.INVALID_USAGE, le.rank(), "-t " + t + " under " + le.launcher()
-                    + ": several ranks per process need jccl's own launcher (jccl perf -p)");
+                    + ": several ranks per process need jccl's own launcher (jccl perf --procs)");
         }
         CommId commId = CommId.parse(id);
         Communicator[] comms = new Communicator[t];
@@ -97,7 +97,7 @@ final class PerfLauncher {
     }
 
     /**
-     * Starts {@code o.processes()} copies of this program running {@code args} without {@code -p},
+     * Starts {@code o.processes()} copies of this program running {@code args} without {@code --procs},
      * copies their standard output and error to {@code out} and {@code err}; returns the first
      * non-zero exit status, or 0.
      */
@@ -106,9 +106,9 @@ final class PerfLauncher {
         List<String> childArgs = new ArrayList<>(List.of("perf"));
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
-            if (a.equals("-p") || a.equals("--nprocs")) {
+            if (a.equals("--procs")) {
                 i++;
-            } else if (!a.startsWith("--nprocs=") && !(a.startsWith("-p") && a.length() > 2 && Character.isDigit(a.charAt(2)))) {
+            } else if (!a.startsWith("--procs=")) {
                 childArgs.add(a);
             }
         }

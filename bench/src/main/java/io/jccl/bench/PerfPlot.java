@@ -39,11 +39,11 @@ final class PerfPlot {
     static List<String[]> combinations(Collective c, Config config) {
         List<String[]> out = new ArrayList<>();
         for (Algorithm a : Algorithms.weighed(c, ONE_HOST)) {
-            if (!config.algorithms().contains(a.id())) {
+            if (!config.algorithms(c).contains(a.id())) {
                 continue;
             }
             for (Protocol p : Protocol.values()) {
-                if (Protocol.allowed(config).contains(p) && (c != Collective.SEND_RECV || p == Protocol.SIMPLE)) {
+                if (Protocol.allowed(config, c).contains(p) && (c != Collective.SEND_RECV || p == Protocol.SIMPLE)) {
                     out.add(new String[] {a.id(), p.id()});
                 }
             }

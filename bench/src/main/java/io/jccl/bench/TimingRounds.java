@@ -6,9 +6,9 @@ package io.jccl.bench;
  * pause overstate the pace (8 B across 2 processes: 5 warm-up calls at 20 µs each gave a timed
  * loop of 3 ms, where one scheduler hiccup made the row 10-1000× slow), and while the JIT still
  * recompiles the paths a new size or the in-place form takes, a whole 100 ms loop ran 50× slow.
- * So a column is timed again until two rounds that each lasted at least half of {@code -T} agree
+ * So a column is timed again until two rounds that each lasted at least half of {@code --min-time} agree
  * within {@link #AGREE}, at most {@link #MAX_ROUNDS} rounds; the last round is the one reported.
- * With {@code -T 0} one round of exactly {@code -n} calls, as in nccl-tests.
+ * With {@code --min-time 0} one round of exactly {@code -n} calls, as in nccl-tests.
  *
  * <p>Every rank feeds the same value (the slowest rank's time of the round), so all decide alike
  * without exchanging a message.

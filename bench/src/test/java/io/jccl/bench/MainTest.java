@@ -10,7 +10,7 @@ class MainTest {
         PerfEndToEndTest.Run r = PerfEndToEndTest.run("help");
         assertThat(r.status()).isZero();
         assertThat(r.out()).contains("perf").contains("verify").contains("help");
-        assertThat(PerfEndToEndTest.run("perf", "--help").out()).contains("-b").contains("--json");
+        assertThat(PerfEndToEndTest.run("perf", "--help").out()).contains("-b").contains("-J, --output_file FILE");
         assertThat(PerfEndToEndTest.run("verify", "-h").out()).contains("--counts");
     }
 

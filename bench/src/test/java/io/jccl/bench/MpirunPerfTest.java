@@ -44,7 +44,7 @@ class MpirunPerfTest {
                 System.getProperty("jdk.module.path", "")).stream().filter(x -> !x.isEmpty()).toList());
         List<String> cmd = new ArrayList<>(List.of(mpirun, "--oversubscribe", "-np", "2", "-x", "JCCL_SOCKET_IFNAME=lo",
                 java, "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "-cp", path, Main.class.getName(),
-                "perf", "allreduce", "-b", "8", "-e", "1M", "-f", "32", "-n", "2", "-w", "1", "-c", "2", "-T", "0",
+                "perf", "allreduce", "-b", "8", "-e", "1M", "-f", "32", "-n", "2", "-w", "1", "-c", "2", "--min-time", "0",
                 "--jit_warmup", "20"));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().keySet().removeIf(k -> k.startsWith("JCCL_") || k.startsWith("OMPI_COMM") || k.startsWith("SLURM_"));
@@ -61,8 +61,8 @@ class MpirunPerfTest {
         List<String[]> rows = new PerfEndToEndTest.Run(0, out, "").rows();
         assertThat(rows).as(out).hasSize(4);
         for (String[] row : rows) {
-            assertThat(row[10]).as(String.join(" ", row)).isEqualTo("0");
-            assertThat(row[14]).as(String.join(" ", row)).isEqualTo("0");
+            assertThat(row[PerfTable.WRONG]).as(String.join(" ", row)).isEqualTo("0");
+            assertThat(row[PerfTable.IN_PLACE_WRONG]).as(String.join(" ", row)).isEqualTo("0");
         }
     }
 }

@@ -92,8 +92,8 @@ class NetCommandsTest {
     void netbenchSummaryTakesBusBandwidthFromTheTimeColumn() {
         String table = """
                 # a header
-                     1048576        262144     float     sum      -1       ring  Simple    29172    0.04    0.04      0    28807    0.04    0.04      0
-                    16777216       4194304     float     sum      -1       ring  Simple   476172    0.04    0.04      0   546041    0.03    0.03      0
+                     1048576        262144     float     sum      -1    29172    0.04    0.04       0    28807    0.04    0.04       0  ring/Simple
+                    16777216       4194304     float     sum      -1   476172    0.04    0.04       0   546041    0.03    0.03       0  ring/Simple
                 """;
         java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
         double[] last = NetBenchCommand.summarize(table, 300, new java.io.PrintStream(b, true));

@@ -116,32 +116,42 @@ public final class Setting<T> {
 
     /** Reads {@code text} (not blank) as the variable would be read, checked. */
     public T parse(String text) {
+        return parse(text, name);
+    }
+
+    /** NCCL's name for this variable ({@code JCCL_ALGO}: {@code NCCL_ALGO}), read where this one is unset. */
+    public String ncclName() {
+        return "NCCL_" + name.substring("JCCL_".length());
+    }
+
+    /** As {@link #parse(String)}, an error naming {@code variable} (the NCCL name it came from). */
+    T parse(String text, String variable) {
         String t = text.strip();
         T v;
         try {
             v = parser.apply(t);
         } catch (Problem e) {
-            throw invalid(t, e.getMessage());
+            throw invalid(variable, t, e.getMessage());
         } catch (IllegalArgumentException e) {
-            throw invalid(t, allowed);
+            throw invalid(variable, t, allowed);
         }
-        return check(v, t);
+        return check(v, t, variable);
     }
 
     /** {@code value} if this variable allows it; else a JcclException naming the variable, the value and what is allowed. */
     public T check(T value) {
-        return check(value, value == null ? null : format.apply(value));
+        return check(value, value == null ? null : format.apply(value), name);
     }
 
-    private T check(T value, String text) {
+    private T check(T value, String text, String variable) {
         if (value == null ? initial.get() != null : !valid.test(value)) {
-            throw invalid(text, allowed);
+            throw invalid(variable, text, allowed);
         }
         return value;
     }
 
-    private JcclException invalid(String text, String problem) {
-        return JcclException.invalidArgument(JcclException.NO_RANK, name, (text == null ? "is null" : "is '" + text + "'")
+    private static JcclException invalid(String variable, String text, String problem) {
+        return JcclException.invalidArgument(JcclException.NO_RANK, variable, (text == null ? "is null" : "is '" + text + "'")
                 + ": " + problem);
     }
 

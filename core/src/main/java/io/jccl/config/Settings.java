@@ -28,8 +28,10 @@ import java.util.stream.Collectors;
 public final class Settings {
     private static final Set<String> ALGORITHMS = Arrays.stream(Algorithm.values()).map(Algorithm::id)
             .collect(Collectors.toUnmodifiableSet());
+    private static final Set<Protocol> PROTOCOLS = Set.copyOf(EnumSet.allOf(Protocol.class));
     private static final String SECONDS = "must be positive: seconds, fractions allowed";
     private static final String LIST = "must be a comma list of names, or ^ and a list to exclude";
+    private static final String PER_COLLECTIVE = LIST + "; per collective: list;collective:list";
 
     public static final Setting<Long> BUFFSIZE = buffSize("JCCL_BUFFSIZE", Protocol.SIMPLE).doc("bytes of each "
             + "connection's Simple buffer: 8 slots of an eighth each; one message fills at most one slot");
@@ -39,15 +41,19 @@ public final class Settings {
             .doc("the same for LL128 (128-byte lines, 120 bytes of data each)");
     public static final Setting<Duration> TIMEOUT = seconds("JCCL_TIMEOUT").initial(() -> Duration.ofSeconds(300))
             .doc("seconds any single wait may last");
-    public static final Setting<Set<String>> ALGO = new Setting<Set<String>>("JCCL_ALGO",
-            t -> select(t.toLowerCase(Locale.ROOT), ALGORITHMS, Settings::algorithm), v -> String.join(",", new TreeSet<>(v)), LIST)
-            .initial(() -> ALGORITHMS).defaultDoc("all").shared().doc("algorithms allowed, NCCL's grammar: `ring`, "
-                    + "`ring,tree`, `^tree` (`ring`, `tree`, `splittree`, `direct`, `butterfly`; on servers: `hierring`, "
-                    + "`torus2d`, `rhd`, `pipeline`, `hier2phase`, `pat`, see hierarchical.md)");
-    public static final Setting<Set<Protocol>> PROTO = new Setting<Set<Protocol>>("JCCL_PROTO",
-            t -> select(t, EnumSet.allOf(Protocol.class), Settings::protocol), Settings::protocols, LIST)
-            .initial(() -> Set.copyOf(EnumSet.allOf(Protocol.class))).defaultDoc("all").shared()
-            .doc("protocols allowed, NCCL's grammar: `LL`, `LL,LL128`, `^LL` (`LL`, `LL128`, `Simple`). The CUDA engine "
+    public static final Setting<Selection<String>> ALGO = new Setting<Selection<String>>("JCCL_ALGO",
+            t -> Selection.parse(t.toLowerCase(Locale.ROOT), ALGORITHMS, l -> select(l, ALGORITHMS, Settings::algorithm)),
+            v -> v.format(a -> String.join(",", new TreeSet<>(a))), PER_COLLECTIVE)
+            .initial(() -> Selection.everyCollective(ALGORITHMS)).defaultDoc("all").shared().doc("algorithms allowed, "
+                    + "NCCL's grammar: `ring`, `ring,tree`, `^tree`, and per collective `ring;allreduce:tree,ring;broadcast:^ring` "
+                    + "(a collective no part names takes the plain list, else all) (`ring`, `tree`, `splittree`, `direct`, "
+                    + "`butterfly`; on servers: `hierring`, `torus2d`, `rhd`, `pipeline`, `hier2phase`, `pat`, see hierarchical.md)");
+    public static final Setting<Selection<Protocol>> PROTO = new Setting<Selection<Protocol>>("JCCL_PROTO",
+            t -> Selection.parse(t, PROTOCOLS, l -> select(l, PROTOCOLS, Settings::protocol)), v -> v.format(Settings::protocols),
+            PER_COLLECTIVE)
+            .initial(() -> Selection.everyCollective(PROTOCOLS)).defaultDoc("all").shared()
+            .doc("protocols allowed, NCCL's grammar: `LL`, `LL,LL128`, `^LL`, and per collective as `JCCL_ALGO` "
+                    + "(`LL`, `LL128`, `Simple`). The CUDA engine "
                     + "leaves LL128 out where a connection crosses PCIe (sockets, or between two GPUs) and refuses it at init "
                     + "when it is all that is allowed (gpu.md)");
     public static final Setting<Integer> MIN_NCHANNELS = channels("JCCL_MIN_NCHANNELS").initial(() -> 1)

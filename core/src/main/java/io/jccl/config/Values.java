@@ -8,8 +8,12 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -26,10 +30,35 @@ public final class Values {
     private final Object[] values;
     /** Bit i: row i was given. */
     private final long given;
+    /** What reading the environment has to tell: logged once per process (io.jccl.log.Log). */
+    private final EnvironmentNotes notes;
 
-    private Values(Object[] values, long given) {
+    private Values(Object[] values, long given, EnvironmentNotes notes) {
         this.values = values;
         this.given = given;
+        this.notes = notes;
+    }
+
+    /**
+     * What {@link #fromVariables} has to say about the variables it read.
+     *
+     * @param info        INFO lines: an {@code NCCL_} name that gave a value, a {@code JCCL_} one that
+     *                    won over a different {@code NCCL_} one
+     * @param unknownNccl the {@code NCCL_*} variables set that jccl does not read, sorted
+     */
+    public record EnvironmentNotes(List<String> info, List<String> unknownNccl) {
+        public EnvironmentNotes {
+            info = List.copyOf(info);
+            unknownNccl = List.copyOf(unknownNccl);
+        }
+
+        static final EnvironmentNotes NONE = new EnvironmentNotes(List.of(), List.of());
+
+        /** The WARN line naming {@link #unknownNccl}, or null where there are none. */
+        public String unknownWarning() {
+            return unknownNccl.isEmpty() ? null : "jccl does not read " + String.join(", ", unknownNccl)
+                    + " (it reads NCCL_ names only for its own settings, docs/user-guide.md)";
+        }
     }
 
     /** Called once, by Config's static initializer. */
@@ -64,19 +93,53 @@ public final class Values {
         for (Setting<?> s : Settings.ALL) {
             v[s.index()] = s.initialValue();
         }
-        return new Values(v, 0);
+        return new Values(v, 0, EnvironmentNotes.NONE);
     }
 
-    /** The defaults, with every row whose variable {@code env} has read from it (blank ones count as unset). */
+    /**
+     * The defaults, with every row whose variable {@code env} has read from it (blank ones count as
+     * unset), or else NCCL's name for it ({@code NCCL_ALGO} for {@code JCCL_ALGO}).
+     */
     public static Values fromVariables(Map<String, String> env) {
         Values v = defaults();
+        List<String> info = new ArrayList<>();
+        Set<String> known = new HashSet<>();
         for (Setting<?> s : Settings.ALL) {
-            String text = env.get(s.name());
-            if (text != null) {
-                v = v.withText(s, text);
+            known.add(s.ncclName());
+            String mine = env.get(s.name());
+            String nccl = env.get(s.ncclName());
+            boolean ncclSet = nccl != null && !nccl.isBlank();
+            if (mine != null && !mine.isBlank()) {
+                v = v.withText(s, mine);
+                if (ncclSet && !sameValue(s, v.get(s), nccl)) {
+                    info.add(s.name() + "=" + mine.strip() + " wins over " + s.ncclName() + "=" + nccl.strip());
+                }
+            } else if (ncclSet) {
+                v = v.withNccl(s, nccl);
+                info.add(s.ncclName() + "=" + nccl.strip() + " read as " + s.name());
             }
         }
-        return v;
+        List<String> unknown = new TreeSet<>(env.keySet()).stream().filter(k -> k.startsWith("NCCL_") && !known.contains(k))
+                .toList();
+        return new Values(v.values, v.given, new EnvironmentNotes(info, unknown));
+    }
+
+    /** Whether {@code ncclText} reads as {@code value} (text that does not read at all differs). */
+    private static <T> boolean sameValue(Setting<T> s, Object value, String ncclText) {
+        try {
+            return Objects.equals(value, s.parse(ncclText, s.ncclName()));
+        } catch (JcclException e) {
+            return false;
+        }
+    }
+
+    private <T> Values withNccl(Setting<T> s, String text) {
+        return with(s, s.parse(text, s.ncclName()), true);
+    }
+
+    /** What reading the environment had to say; none for values not read from one. */
+    public EnvironmentNotes notes() {
+        return notes;
     }
 
     public <T> T get(Setting<T> s) {
@@ -96,7 +159,7 @@ public final class Values {
     public <T> Values with(Setting<T> s, T value, boolean isGiven) {
         Object[] v = values.clone();
         v[s.index()] = s.check(value);
-        return new Values(v, isGiven ? given | 1L << s.index() : given & ~(1L << s.index()));
+        return new Values(v, isGiven ? given | 1L << s.index() : given & ~(1L << s.index()), notes);
     }
 
     /** With {@code s} read from {@code text} as from the environment: null or blank resets it to its default. */
@@ -124,7 +187,7 @@ public final class Values {
                 g = (g & ~bit) | (rank0.given & bit);
             }
         }
-        return new Values(v, g);
+        return new Values(v, g, notes);
     }
 
     /** The shared rows: how many, then each one's variable name, whether it was given, and its text (if set). */

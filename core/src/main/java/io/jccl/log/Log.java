@@ -64,6 +64,7 @@ public final class Log {
     private static final String HOST = shortName(hostname());
     private static final AtomicBoolean VERSION_SHOWN = new AtomicBoolean();
     private static final AtomicBoolean ENV_SHOWN = new AtomicBoolean();
+    private static final AtomicBoolean UNKNOWN_NCCL_SHOWN = new AtomicBoolean();
     private static final Map<Path, Sink> FILES = new ConcurrentHashMap<>();
 
     private final int level;
@@ -82,7 +83,8 @@ public final class Log {
      * The log of rank {@code rank} ({@link #NO_RANK} where there is none) under {@code config}'s
      * JCCL_DEBUG settings. The first Log of a process at VERSION or above writes jccl's version
      * (at WARN only when JCCL_DEBUG says WARN: WARN is jccl's default, where NCCL's is NONE); the
-     * first at INFO with ENV writes the settings that were given.
+     * first at INFO with ENV writes the settings that were given (and which came from {@code NCCL_}
+     * names), the first at WARN the {@code NCCL_*} variables jccl does not read.
      */
     public static Log of(Config config, int rank) {
         long mask = 0;
@@ -98,11 +100,16 @@ public final class Log {
                     + System.getProperty("os.name") + " " + System.getProperty("os.arch") + ")");
         }
         if (log.on(Debug.INFO, Subsys.ENV) && !ENV_SHOWN.getAndSet(true)) {
+            values.notes().info().forEach(line -> log.info(Subsys.ENV, line));
             for (Setting<?> s : Settings.ALL) {
                 if (values.given(s)) {
                     log.info(Subsys.ENV, s.name() + " set to " + values.text(s));
                 }
             }
+        }
+        String unknown = values.notes().unknownWarning();
+        if (unknown != null && log.on(Debug.WARN, Subsys.ENV) && !UNKNOWN_NCCL_SHOWN.getAndSet(true)) {
+            log.warn(Subsys.ENV, unknown);
         }
         return log;
     }

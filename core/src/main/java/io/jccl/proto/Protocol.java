@@ -137,17 +137,22 @@ public enum Protocol {
         return seq >= LL_CLEAN_INTERVAL && seq % LL_CLEAN_INTERVAL < STEPS;
     }
 
-    /** Parses {@code LL}, {@code LL128}, {@code Simple} in any case. */
     /** Bytes of each connection's buffer in this protocol as {@code config} gives them. */
     public long buffSize(io.jccl.Config config) {
         return config.buffSize(id());
     }
 
-    /** The protocols {@code config} allows (JCCL_PROTO). */
+    /** The protocols {@code config} allows (JCCL_PROTO) for the collectives it does not name. */
     public static java.util.Set<Protocol> allowed(io.jccl.Config config) {
-        return io.jccl.config.Values.of(config).get(io.jccl.config.Settings.PROTO);
+        return io.jccl.config.Values.of(config).get(io.jccl.config.Settings.PROTO).fallback();
     }
 
+    /** The protocols {@code config} allows (JCCL_PROTO) for calls of {@code c}. */
+    public static java.util.Set<Protocol> allowed(io.jccl.Config config, io.jccl.Collective c) {
+        return io.jccl.config.Values.of(config).get(io.jccl.config.Settings.PROTO).of(c);
+    }
+
+    /** Parses {@code LL}, {@code LL128}, {@code Simple} in any case. */
     public static Protocol parse(String name) {
         String n = name.trim().toLowerCase(Locale.ROOT);
         for (Protocol p : values()) {

@@ -225,12 +225,12 @@ public final class Tuner {
     public Set<Algorithm> algorithms(Collective c, int rank) {
         Set<Algorithm> s = new LinkedHashSet<>();
         for (Algorithm a : Algorithms.supported(c)) {
-            if (config.algorithms().contains(a.id())) {
+            if (config.algorithms(c).contains(a.id())) {
                 s.add(a);
             }
         }
         if (s.isEmpty()) {
-            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "JCCL_ALGO allows " + new java.util.TreeSet<>(config.algorithms())
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "JCCL_ALGO allows " + new java.util.TreeSet<>(config.algorithms(c))
                     + ", none of the algorithms of " + c.cliName() + " " + Algorithms.supported(c).stream().map(Algorithm::id).toList());
         }
         Set<Algorithm> fit = new LinkedHashSet<>(s);
@@ -250,10 +250,17 @@ public final class Tuner {
         };
     }
 
-    /** The protocols the configuration allows, fastest-latency first. */
+    /** The protocols the configuration allows for the collectives JCCL_PROTO does not name, fastest-latency first. */
     public Set<Protocol> protocols() {
         Set<Protocol> s = EnumSet.noneOf(Protocol.class);
         s.addAll(Protocol.allowed(config));
+        return s;
+    }
+
+    /** The protocols the configuration allows for {@code c}, fastest-latency first. */
+    public Set<Protocol> protocols(Collective c) {
+        Set<Protocol> s = EnumSet.noneOf(Protocol.class);
+        s.addAll(Protocol.allowed(config, c));
         return s;
     }
 
@@ -287,7 +294,7 @@ public final class Tuner {
     public Choice choose(Collective c, long count, int elementSize, int rank) {
         long bytes = CallSize.bytes(c, count, elementSize, nranks);
         Set<Algorithm> algos = algorithms(c, rank);
-        Set<Protocol> protos = protocols();
+        Set<Protocol> protos = protocols(c);
         if (table != null) {
             Optional<TuningTable.Result> r = table.best(c, nranks, bytes, algos, protos);
             if (r.isPresent()) {

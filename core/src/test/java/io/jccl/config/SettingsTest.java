@@ -98,6 +98,87 @@ class SettingsTest {
     }
 
     @Test
+    void everyRowIsReadFromItsNcclNameWhenItsOwnIsUnset() {
+        for (Setting<?> s : Settings.ALL) {
+            String nccl = "NCCL_" + s.name().substring(5);
+            assertThat(s.ncclName()).isEqualTo(nccl);
+            Values v = Values.fromVariables(Map.of(nccl, SAMPLE.get(s.name())));
+            assertThat(v.given(s)).as(nccl).isTrue();
+            assertThat(v.text(s)).as(nccl).isEqualTo(Values.fromVariables(SAMPLE).text(s));
+            assertThat(v.notes().info()).as(nccl).containsExactly(nccl + "=" + SAMPLE.get(s.name()).strip() + " read as " + s.name());
+            assertThat(v.notes().unknownNccl()).isEmpty();
+            // A refused NCCL_ value is named as the user wrote it.
+            assertThatThrownBy(() -> Values.fromVariables(Map.of(nccl, BAD.get(s.name())))).as(nccl)
+                    .hasMessageContaining("argument '" + nccl + "' is '" + BAD.get(s.name()).strip() + "': ");
+        }
+        assertThatThrownBy(() -> Config.fromVariables(Map.of("NCCL_ALGO", "ring,nvls"))).hasMessageEndingWith(
+                "argument 'NCCL_ALGO' is 'ring,nvls': names 'nvls', not one of " + new java.util.TreeSet<>(
+                        Config.defaults().algorithms()));
+    }
+
+    @Test
+    void jcclsNameWinsAndSaysSoWhereTheTwoDiffer() {
+        Values v = Values.fromVariables(Map.of("JCCL_ALGO", "tree", "NCCL_ALGO", "ring", "JCCL_PROTO", "LL,Simple",
+                "NCCL_PROTO", "simple,ll", "NCCL_BUFFSIZE", "2M"));
+        Config c = v.config();
+        assertThat(c.algorithms()).containsExactly("tree");
+        assertThat(c.protocols()).containsExactlyInAnyOrder("LL", "Simple");
+        assertThat(c.buffSize()).isEqualTo(2 << 20);
+        // The same protocols spelt differently are not a difference.
+        assertThat(v.notes().info()).containsExactly("NCCL_BUFFSIZE=2M read as JCCL_BUFFSIZE",
+                "JCCL_ALGO=tree wins over NCCL_ALGO=ring");
+        // A blank JCCL_ name is unset: NCCL's gives the value.
+        assertThat(Config.fromVariables(Map.of("JCCL_ALGO", " ", "NCCL_ALGO", "ring")).algorithms()).containsExactly("ring");
+        // JCCL_'s value wins even over an NCCL_ one jccl could not read.
+        Values unreadable = Values.fromVariables(Map.of("JCCL_ALGO", "ring", "NCCL_ALGO", "collnetdirect"));
+        assertThat(unreadable.config().algorithms()).containsExactly("ring");
+        assertThat(unreadable.notes().info()).containsExactly("JCCL_ALGO=ring wins over NCCL_ALGO=collnetdirect");
+    }
+
+    @Test
+    void ncclVariablesJcclDoesNotReadAreNamedInOneWarning() {
+        Values v = Values.fromVariables(Map.of("NCCL_NET_GDR_LEVEL", "PHB", "NCCL_IB_HCA", "mlx5", "NCCL_DEBUG", "INFO",
+                "JCCL_RANK", "0", "NCCL", "x"));
+        assertThat(v.notes().unknownNccl()).containsExactly("NCCL_IB_HCA", "NCCL_NET_GDR_LEVEL");
+        assertThat(v.notes().unknownWarning()).isEqualTo("jccl does not read NCCL_IB_HCA, NCCL_NET_GDR_LEVEL (it reads "
+                + "NCCL_ names only for its own settings, docs/user-guide.md)");
+        assertThat(Values.fromVariables(Map.of("NCCL_DEBUG", "WARN")).notes().unknownWarning()).isNull();
+        assertThat(Values.defaults().notes().info()).isEmpty();
+    }
+
+    @Test
+    void algorithmsAndProtocolsPerCollectiveAsNccl230TakesThem() {
+        Config c = Config.fromVariables(Map.of("JCCL_ALGO", "Ring; AllReduce:tree,ring ;broadcast:^ring;",
+                "JCCL_PROTO", "allgather:LL128"));
+        assertThat(c.algorithms()).containsExactly("ring");
+        assertThat(c.algorithms(io.jccl.Collective.ALL_REDUCE)).containsExactlyInAnyOrder("tree", "ring");
+        assertThat(c.algorithms(io.jccl.Collective.BROADCAST)).doesNotContain("ring").contains("tree", "direct")
+                .hasSize(Config.defaults().algorithms().size() - 1);
+        assertThat(c.algorithms(io.jccl.Collective.REDUCE)).containsExactly("ring");
+        assertThat(c.protocols()).containsExactlyInAnyOrder("LL", "LL128", "Simple");
+        assertThat(c.protocols(io.jccl.Collective.ALL_GATHER)).containsExactly("LL128");
+        assertThat(Protocol.allowed(c, io.jccl.Collective.ALL_GATHER)).containsExactly(Protocol.LL128);
+        Values v = Values.of(c);
+        assertThat(v.text(Settings.ALGO)).isEqualTo("ring;allreduce:ring,tree;broadcast:"
+                + String.join(",", c.algorithms(io.jccl.Collective.BROADCAST).stream().sorted().toList()));
+        assertThat(v.text(Settings.PROTO)).isEqualTo("LL,LL128,Simple;allgather:LL128");
+        assertThat(Values.fromVariables(Map.of("JCCL_ALGO", v.text(Settings.ALGO))).get(Settings.ALGO))
+                .isEqualTo(v.get(Settings.ALGO));
+        // The plain forms still mean every collective.
+        assertThat(Config.defaults().withAlgorithms("^tree").algorithms(io.jccl.Collective.ALL_REDUCE)).doesNotContain("tree");
+        Map<String, String> bad = Map.of("ring;allreduce:fast", "names 'fast', not one of",
+                "ring;allreduc:ring", "names 'allreduc', not a collective",
+                "ring;tree", "has two lists for every collective ('tree')",
+                "allreduce:ring;AllReduce:tree", "names 'allreduce' twice",
+                "allreduce:^" + String.join(",", Config.defaults().algorithms()), "leaves nothing to use",
+                ";", "must be a comma list of names, or ^ and a list to exclude; per collective: list;collective:list");
+        bad.forEach((spec, problem) -> assertThatThrownBy(() -> Config.fromVariables(Map.of("JCCL_ALGO", spec))).as(spec)
+                .isInstanceOf(JcclException.class).hasMessageContaining("argument 'JCCL_ALGO' is '" + spec.strip() + "': " + problem));
+        assertThatThrownBy(() -> Config.fromVariables(Map.of("NCCL_PROTO", "allreduce:LL;reduce:LL64"))).isInstanceOf(JcclException.class)
+                .hasMessageContaining("argument 'NCCL_PROTO' is 'allreduce:LL;reduce:LL64': names 'LL64', not one of LL, LL128, Simple");
+    }
+
+    @Test
     void aBlankVariableIsUnsetAndAWithNullGoesBackToTheDefault() {
         for (Setting<?> s : Settings.ALL) {
             Values v = Values.fromVariables(Map.of(s.name(), " "));

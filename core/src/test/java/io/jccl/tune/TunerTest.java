@@ -120,6 +120,26 @@ class TunerTest {
     }
 
     @Test
+    void perCollectiveChoicesHoldForTheirCollectiveOnly() {
+        // Unrestricted, 2 ranks take the butterfly and LL for 8 B all-reduces (theModelFollowsTheHostsMeasurements).
+        Tuner t = tuner(Config.defaults().withAlgorithms("ring;allreduce:tree").withProtocols("LL;allreduce:Simple"), 2, null);
+        Choice allReduce = t.choose(Collective.ALL_REDUCE, 2, 4, 0);
+        assertThat(allReduce.algorithm()).isEqualTo(Algorithm.TREE);
+        assertThat(allReduce.protocol()).isEqualTo(Protocol.SIMPLE);
+        Choice allGather = t.choose(Collective.ALL_GATHER, 1 << 20, 4, 0);
+        assertThat(allGather.algorithm()).isEqualTo(Algorithm.RING);
+        assertThat(allGather.protocol()).isEqualTo(Protocol.LL);
+        // NCCL's name, a collective's list alone: the others keep every algorithm.
+        Tuner nccl = tuner(Config.fromVariables(Map.of("NCCL_ALGO", "allreduce:ring")), 2, null);
+        assertThat(nccl.choose(Collective.ALL_REDUCE, 2, 4, 0).algorithm()).isEqualTo(Algorithm.RING);
+        assertThat(nccl.algorithms(Collective.BROADCAST, 0)).isEqualTo(tuner(Config.defaults(), 2, null)
+                .algorithms(Collective.BROADCAST, 0));
+        assertThatThrownBy(() -> tuner(Config.defaults().withAlgorithms("ring;allgather:tree"), 2, null)
+                .choose(Collective.ALL_GATHER, 8, 4, 1)).hasMessageContaining("JCCL_ALGO allows [tree]")
+                .hasMessageContaining("allgather");
+    }
+
+    @Test
     void protocolSelectionUsesNcclsGrammar() {
         assertThat(Config.fromVariables(Map.of("JCCL_PROTO", "ll128,SIMPLE")).protocols())
                 .containsExactlyInAnyOrder("LL128", "Simple");

@@ -223,15 +223,25 @@ final class CudaDomain {
      * where NCCL keeps LL128, from PCIe); refused when JCCL_PROTO allows nothing else.
      */
     static Config withoutLl128(Config config, int rank) {
-        java.util.Set<Protocol> allowed = java.util.EnumSet.copyOf(Protocol.allowed(config));
-        allowed.remove(Protocol.LL128);
-        if (allowed.isEmpty()) {
-            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "JCCL_PROTO allows only LL128, which cannot cross"
+        io.jccl.config.Values values = io.jccl.config.Values.of(config);
+        io.jccl.config.Selection<Protocol> allowed = values.get(io.jccl.config.Settings.PROTO);
+        java.util.Map<io.jccl.Collective, java.util.Set<Protocol>> by = new java.util.EnumMap<>(io.jccl.Collective.class);
+        allowed.byCollective().forEach((c, s) -> by.put(c, withoutLl128(s, c.cliName(), rank)));
+        io.jccl.config.Selection<Protocol> without = new io.jccl.config.Selection<>(withoutLl128(allowed.fallback(), null, rank), by);
+        return without.equals(allowed) ? config
+                : values.with(io.jccl.config.Settings.PROTO, without, values.given(io.jccl.config.Settings.PROTO)).config();
+    }
+
+    private static java.util.Set<Protocol> withoutLl128(java.util.Set<Protocol> allowed, String collective, int rank) {
+        java.util.Set<Protocol> s = java.util.EnumSet.copyOf(allowed);
+        s.remove(Protocol.LL128);
+        if (s.isEmpty()) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "JCCL_PROTO allows only LL128"
+                    + (collective == null ? "" : " for " + collective) + ", which cannot cross"
                     + " the socket transport or go from one GPU to another (its lines are atomic only inside a GPU):"
                     + " allow LL or Simple");
         }
-        return allowed.size() == Protocol.allowed(config).size() ? config
-                : config.withProtocols(String.join(",", allowed.stream().map(Protocol::id).toList()));
+        return s;
     }
 
     /** Makes every kernel of the domain, on each of its GPUs, stop waiting (they report ABORTED). */

@@ -39,6 +39,12 @@ class CudaPlannerTest {
         assertThatThrownBy(() -> CudaDomain.withoutLl128(Config.defaults().withProtocols("LL128"), 3))
                 .isInstanceOfSatisfying(JcclException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_USAGE))
                 .hasMessageContaining("rank 3").hasMessageContaining("JCCL_PROTO").hasMessageContaining("LL128");
+        // Per collective: each list loses LL128, and one left with nothing else is named.
+        Config per = CudaDomain.withoutLl128(Config.defaults().withProtocols("Simple;allreduce:LL,LL128"), 3);
+        assertThat(Protocol.allowed(per, io.jccl.Collective.ALL_REDUCE)).containsExactly(Protocol.LL);
+        assertThat(Protocol.allowed(per, io.jccl.Collective.BROADCAST)).containsExactly(Protocol.SIMPLE);
+        assertThatThrownBy(() -> CudaDomain.withoutLl128(Config.defaults().withProtocols("Simple;allgather:LL128"), 3))
+                .hasMessageContaining("JCCL_PROTO allows only LL128 for allgather");
     }
 
     @Test
