@@ -14,8 +14,10 @@ for ((r = 0; r < rounds; r++)); do
     for which in $order; do
         exe=$a
         [[ $which == b ]] && exe=$b
-        # size and out-of-place time (column 6, as in nccl-tests) of each table row
-        "$exe" "$@" | awk '!/^#/ && NF >= 13 {print $1, $6}' >> "$tmp/$which"
+        # size and out-of-place time of each table row: the first column the header calls "time"
+        # (6th as in nccl-tests; images before nccl-tests' order had it 8th)
+        "$exe" "$@" | awk '/^#/ && / size / && / time / {for (i = 2; i <= NF; i++) if ($i == "time") {col = i - 1; break}; next}
+                           !/^#/ && col && NF >= 9 {print $1, $col}' >> "$tmp/$which"
     done
 done
 median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
