@@ -92,6 +92,16 @@ class FakeDriverEngineTest {
     }
 
     @Test
+    void wrapTakesAnotherAllocatorsMemoryAndRefusesTheRest() {
+        UserCallsOnGpu.wrapTakesAnotherAllocatorsMemoryAndRefusesTheRest(CudaDevice.open(0), CudaDevice.open(1));
+    }
+
+    @Test
+    void barrierAndByteCollectivesOnCudaRanks() throws Exception {
+        UserCallsOnGpu.barrierAndBytesOnCudaRanks(CudaDevice.open(0));
+    }
+
+    @Test
     void acrossGpusLl128IsLeftOut() {
         new CudaMultiGpuTest().ll128IsLeftOutAcrossGpusAndRefusedAlone();
     }
