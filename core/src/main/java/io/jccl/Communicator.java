@@ -816,10 +816,7 @@ public final class Communicator implements AutoCloseable {
         long[] length = {rank == root ? data.length : 0};
         h.run(MemorySegment.ofArray(length), length.length * 8L, (in, out) ->
                 broadcast(in, out, 1, DataType.INT64, root, h.stream));
-        if (length[0] > Integer.MAX_VALUE - 8) {
-            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the root sends " + length[0] + " bytes, more than a byte[] holds");
-        }
-        byte[] got = rank == root ? data.clone() : new byte[(int) length[0]];
+        byte[] got = rank == root ? data.clone() : new byte[(int) length[0]]; // the root's length fitted its byte[]
         if (got.length > 0) {
             h.run(MemorySegment.ofArray(got), got.length, (in, out) -> broadcast(in, out, got.length, DataType.UINT8, root, h.stream));
         }

@@ -220,46 +220,35 @@ class UserCallsTest {
         assertThat(c.asyncError()).isNull();
     }
 
-    @Test
-    void allToAllvPairsThatDisagreeOnACountFailNamingBothSizes() throws Exception {
-        int n = 2;
-        Communicator[] comms = comms(n, Config.defaults().withTimeout(Duration.ofSeconds(5)));
-        MemorySegment buf = MemorySegment.ofArray(new int[20]);
-        long[][] send = {{2, 5}, {2, 2}};
-        long[][] recv = {{2, 2}, {4, 2}}; // rank 1 expects 4 from rank 0, which sends 5
+    /** Two ranks run allToAllv with these counts (blocks at elements 0 and 10); what each threw, or null. */
+    private List<Throwable> allToAllvOfTwo(long[][] send, long[][] recv) throws Exception {
+        Communicator[] comms = comms(2, Config.defaults().withTimeout(Duration.ofSeconds(5)));
         long[] at = {0, 10};
-        List<Throwable> errors = perRank(n, r -> {
+        return perRank(2, r -> {
             HostStream s = stream();
             try {
-                comms[r].allToAllv(buf, send[r], at, MemorySegment.ofArray(new int[20]), recv[r], at, DataType.INT32, s);
+                comms[r].allToAllv(MemorySegment.ofArray(new int[20]), send[r], at, MemorySegment.ofArray(new int[20]), recv[r], at,
+                        DataType.INT32, s);
                 s.synchronize();
                 return null;
             } catch (JcclException e) {
                 return e;
             }
         });
+    }
+
+    @Test
+    void allToAllvPairsThatDisagreeOnACountFailNamingBothSizes() throws Exception {
+        // rank 1 expects 4 from rank 0, which sends 5
+        List<Throwable> errors = allToAllvOfTwo(new long[][] {{2, 5}, {2, 2}}, new long[][] {{2, 2}, {4, 2}});
         assertThat(errors.get(1)).isInstanceOf(JcclException.class).hasMessageContaining("rank 0 sent 20 bytes")
                 .hasMessageContaining("expects 16");
     }
 
     @Test
     void anEmptyBlockAgainstAnExpectedOneFailsAtTheTimeoutNamingThePeer() throws Exception {
-        int n = 2;
-        Communicator[] comms = comms(n, Config.defaults().withTimeout(Duration.ofSeconds(5)));
-        MemorySegment buf = MemorySegment.ofArray(new int[20]);
-        long[][] send = {{2, 0}, {2, 2}};
-        long[][] recv = {{2, 2}, {3, 2}}; // rank 1 expects 3 from rank 0, which sends none
-        long[] at = {0, 10};
-        List<Throwable> errors = perRank(n, r -> {
-            HostStream s = stream();
-            try {
-                comms[r].allToAllv(buf, send[r], at, MemorySegment.ofArray(new int[20]), recv[r], at, DataType.INT32, s);
-                s.synchronize();
-                return null;
-            } catch (JcclException e) {
-                return e;
-            }
-        });
+        // rank 1 expects 3 from rank 0, which sends none
+        List<Throwable> errors = allToAllvOfTwo(new long[][] {{2, 0}, {2, 2}}, new long[][] {{2, 2}, {3, 2}});
         // The engine sends nothing for an empty block (as NCCL): the receiver waits for data that never comes.
         assertThat(errors.get(1)).isInstanceOf(JcclException.class).hasMessageContaining("timeout")
                 .hasMessageContaining("waiting for a message from rank 0").hasMessageContaining("did not make the matching call");
