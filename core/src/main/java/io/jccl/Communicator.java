@@ -990,22 +990,21 @@ public final class Communicator implements AutoCloseable {
     }
 
     /**
-     * Issues {@code issue} on {@code stream} and returns its handle: the host stream marks where
-     * the call's tasks begin and end.
+     * Issues {@code issue} on {@code stream} and returns its handle: a host stream marks where
+     * the call's tasks begin and end, a CUDA stream records an event after its launches.
      */
     private Work async(String what, Stream stream, Runnable issue) {
         if (Group.active()) {
             throw new JcclException(ErrorCode.INVALID_USAGE, rank, what + "Async cannot be inside a group, whose calls are"
                     + " issued at its end; group the plain calls and synchronize the stream");
         }
-        if (!(stream instanceof HostStream h)) {
-            if (stream == null) {
-                throw JcclException.invalidArgument(rank, "stream", "is null");
-            }
-            throw JcclException.invalidArgument(rank, "stream", "is a " + stream.getClass().getSimpleName() + "; the ...Async"
-                    + " calls take a HostStream (on a CUDA stream, record a CUDA event after the plain call)");
-        }
-        return new Work(rank, what, h.runner().completion(issue));
+        return switch (stream) {
+            case HostStream h -> Work.of(rank, what, h.runner().completion(issue));
+            case CudaStream c -> Work.of(rank, what, c.engineStream().completion(engine(), issue));
+            case null -> throw JcclException.invalidArgument(rank, "stream", "is null");
+            default -> throw JcclException.invalidArgument(rank, "stream", "is a " + stream.getClass().getName()
+                    + "; jccl's streams are HostStream and CudaStream");
+        };
     }
 
     /**

@@ -97,6 +97,11 @@ class FakeDriverEngineTest {
     }
 
     @Test
+    void workHandlesOnCudaStreams() throws Exception {
+        UserCallsOnGpu.workOnCudaStreams(CudaDevice.open(0));
+    }
+
+    @Test
     void barrierAndByteCollectivesOnCudaRanks() throws Exception {
         UserCallsOnGpu.barrierAndBytesOnCudaRanks(CudaDevice.open(0));
     }

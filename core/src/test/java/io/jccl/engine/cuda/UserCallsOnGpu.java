@@ -142,4 +142,45 @@ final class UserCallsOnGpu {
             }
         }
     }
+
+    /** Work on CUDA streams: a call's event says when it ran; an abort during it reaches its handle. */
+    static void workOnCudaStreams(CudaDevice gpu) throws Exception {
+        int n = 2;
+        int count = 256;
+        Communicator[] comms = Communicator.initAllCuda(n, gpu, Config.defaults());
+        CudaStream[] streams = {new CudaStream(gpu), new CudaStream(gpu)};
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] buf = {gpu.allocate(4L * count, arena), gpu.allocate(4L * count, arena)};
+            for (int r = 0; r < n; r++) {
+                float[] v = new float[count];
+                java.util.Arrays.fill(v, r + 1);
+                gpu.copyToDevice(buf[r], MemorySegment.ofArray(v));
+            }
+            io.jccl.Work w0 = comms[0].allReduceAsync(buf[0], buf[0], count, DataType.FLOAT32, RedOp.SUM, streams[0]);
+            // Rank 1 has not called: rank 0's all-reduce waits for it.
+            assertThat(w0.await(java.time.Duration.ofMillis(300))).isFalse();
+            assertThat(w0.isCompleted()).isFalse();
+            io.jccl.Work w1 = comms[1].allReduceAsync(buf[1], buf[1], count, DataType.FLOAT32, RedOp.SUM, streams[1]);
+            w0.join();
+            w1.toCompletableFuture().get(60, TimeUnit.SECONDS);
+            assertThat(w0.isCompleted()).isTrue();
+            for (int r = 0; r < n; r++) {
+                float[] got = new float[count];
+                gpu.copyToHost(MemorySegment.ofArray(got), buf[r]);
+                assertThat(got).containsOnly(3f);
+            }
+            io.jccl.Work lone = comms[0].allReduceAsync(buf[0], buf[0], count, DataType.FLOAT32, RedOp.SUM, streams[0]);
+            assertThat(lone.await(java.time.Duration.ofMillis(200))).isFalse();
+            comms[1].abort(); // rank 1 never joins: its abort fails rank 0's call
+            assertThatThrownBy(lone::join).isInstanceOf(JcclException.class);
+            assertThat(lone.isCompleted()).isTrue();
+        } finally {
+            for (CudaStream s : streams) {
+                s.close();
+            }
+            for (Communicator c : comms) {
+                c.close();
+            }
+        }
+    }
 }
