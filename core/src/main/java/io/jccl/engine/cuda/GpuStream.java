@@ -113,15 +113,27 @@ public final class GpuStream implements EngineStream {
         return new EventCompletion(comm, event);
     }
 
-    /** A call's event, polled as {@link #synchronize()} polls the stream (watching the peers); destroyed once reached. */
+    /** Destroys the events of handles dropped before their call was seen to finish. */
+    private static final java.lang.ref.Cleaner EVENTS = java.lang.ref.Cleaner.create();
+
+    /**
+     * A call's event, polled as {@link #synchronize()} polls the stream (watching the peers);
+     * destroyed once reached, or once the handle is unreachable.
+     */
     private final class EventCompletion implements io.jccl.engine.CallCompletion {
         private final CudaComm comm;
         private final MemorySegment event;
+        private final java.lang.ref.Cleaner.Cleanable destroy;
         private boolean reached;
 
         EventCompletion(CudaComm comm, MemorySegment event) {
             this.comm = comm;
             this.event = event;
+            CudaDevice gpu = device;
+            destroy = EVENTS.register(this, () -> {
+                gpu.makeCurrent();
+                CudaDriver.destroyEvent(event);
+            });
         }
 
         @Override
@@ -135,7 +147,7 @@ public final class GpuStream implements EngineStream {
                         }
                         return false;
                     }
-                    CudaDriver.destroyEvent(event);
+                    destroy.clean();
                     reached = true;
                 }
             }
