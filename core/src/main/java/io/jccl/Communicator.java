@@ -16,6 +16,7 @@ import io.jccl.CudaDevice;
 import io.jccl.engine.host.HostComm;
 import io.jccl.log.Log;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Set;
@@ -675,6 +676,416 @@ public final class Communicator implements AutoCloseable {
         p2p(false, recvbuff, count, type, peer, stream);
     }
 
+    /**
+     * Block j of rank i's {@code sendbuff} lands in rank j's {@code recvbuff}, with sizes of each
+     * pair's choosing, as {@code MPI_Alltoallv} or torch's {@code all_to_all_single} with split
+     * sizes: {@code sendCounts[j]} elements from element {@code sendDispls[j]} of {@code sendbuff}
+     * go to rank j, and {@code recvCounts[i]} elements from rank i land at element
+     * {@code recvDispls[i]} of {@code recvbuff}; rank j's {@code recvCounts[i]} must equal rank i's
+     * {@code sendCounts[j]}: a pair that disagrees fails its send/receive naming both sizes, or,
+     * where the sender's count is zero (nothing travels), at {@code JCCL_TIMEOUT} naming the peer
+     * that sent nothing. Counts may be zero. It is one {@link Group} of sends and receives, one pair per peer (itself
+     * included), so it may sit in the caller's own group.
+     *
+     * <pre>{@code
+     * // 2 ranks: rank 0 keeps 1 element and sends 3 to rank 1; rank 1 sends 2 to rank 0 and keeps 0
+     * long[][] sendCounts = {{1, 3}, {2, 0}};
+     * long[] sc = sendCounts[rank];
+     * long[] rc = {sendCounts[0][rank], sendCounts[1][rank]};
+     * comm.allToAllv(send, sc, new long[] {0, sc[0]}, recv, rc, new long[] {0, rc[0]}, DataType.FLOAT32, stream);
+     * stream.synchronize();
+     * }</pre>
+     */
+    public void allToAllv(MemorySegment sendbuff, long[] sendCounts, long[] sendDispls, MemorySegment recvbuff,
+                          long[] recvCounts, long[] recvDispls, DataType type, Stream stream) {
+        if (type == null) {
+            throw JcclException.invalidArgument(rank, "datatype", "is null");
+        }
+        MemorySegment[] out = slices("send", sendbuff, sendCounts, sendDispls, type);
+        MemorySegment[] in = slices("recv", recvbuff, recvCounts, recvDispls, type);
+        Group.start();
+        try {
+            // Peer by peer around the ring (self first), as NCCL's all-to-all posts them.
+            for (int i = 0; i < size; i++) {
+                int to = (rank + i) % size;
+                int from = (rank - i + size) % size;
+                send(out[to], sendCounts[to], type, to, stream);
+                recv(in[from], recvCounts[from], type, from, stream);
+            }
+        } finally {
+            Group.end();
+        }
+    }
+
+    /** The block of {@code buf} each peer's counts and displacements name, checked against the buffer. */
+    private MemorySegment[] slices(String side, MemorySegment buf, long[] counts, long[] displs, DataType type) {
+        String cName = side + "Counts";
+        String dName = side + "Displs";
+        if (counts == null || displs == null) {
+            throw JcclException.invalidArgument(rank, counts == null ? cName : dName, "is null");
+        }
+        for (String name : new String[] {cName, dName}) {
+            int length = name.equals(cName) ? counts.length : displs.length;
+            if (length != size) {
+                throw JcclException.invalidArgument(rank, name, "has " + length + " entries but the communicator has "
+                        + size + " ranks");
+            }
+        }
+        long capacity = buf == null ? 0 : buf.byteSize() / type.size();
+        MemorySegment[] blocks = new MemorySegment[size];
+        for (int p = 0; p < size; p++) {
+            if (counts[p] < 0) {
+                throw JcclException.invalidArgument(rank, cName + "[" + p + "]", "is negative (" + counts[p] + ") for peer " + p);
+            }
+            if (displs[p] < 0) {
+                throw JcclException.invalidArgument(rank, dName + "[" + p + "]", "is negative (" + displs[p] + ") for peer " + p);
+            }
+            if (counts[p] == 0) {
+                continue; // an empty block needs no buffer; the pair still meets, so a peer expecting data is told
+            }
+            if (buf == null) {
+                throw JcclException.invalidArgument(rank, side + "buff", "is null but peer " + p + " has " + counts[p] + " elements");
+            }
+            if (displs[p] > capacity || counts[p] > capacity - displs[p]) {
+                throw JcclException.invalidArgument(rank, dName + "[" + p + "]", "+ " + cName + "[" + p + "] = elements "
+                        + displs[p] + ".." + (displs[p] + counts[p]) + " for peer " + p + " lie beyond " + side + "buff's "
+                        + capacity + " " + type + " elements");
+            }
+            blocks[p] = buf.asSlice(displs[p] * type.size(), counts[p] * type.size());
+        }
+        return blocks;
+    }
+
+    /**
+     * Returns once every rank of this communicator has called it (a rank that is late holds the
+     * others back), as {@code MPI_Barrier} or torch's {@code barrier()}. It is a one-element
+     * all-reduce on a private stream, which no rank can finish before every rank's element has
+     * arrived: every rank must call it in the same order as its other collectives. Not inside a
+     * {@link Group} (it waits); see {@link #barrier(Stream)}.
+     *
+     * <pre>{@code
+     * if (rank == 0) {
+     *     writeCheckpoint();
+     * }
+     * comm.barrier(); // no rank reads the checkpoint before rank 0 has written it
+     * }</pre>
+     */
+    public void barrier() {
+        if (Group.active()) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "barrier() waits, so it cannot be inside a group;"
+                    + " use barrier(stream) there");
+        }
+        Helpers h = helpers();
+        barrier(h.stream);
+        h.stream.synchronize();
+    }
+
+    /**
+     * Enqueues a barrier on {@code stream}: work issued on it afterwards runs once every rank has
+     * reached its barrier; the caller does not wait (synchronize the stream to wait). A one-element
+     * all-reduce on a scratch word of this communicator's.
+     *
+     * <pre>{@code
+     * comm.barrier(stream);
+     * stream.synchronize();
+     * }</pre>
+     */
+    public void barrier(Stream stream) {
+        MemorySegment word = helpers().word;
+        collective(Collective.ALL_REDUCE, word, word, 1, DataType.INT32, RedOp.SUM, 0, stream);
+    }
+
+    /**
+     * The root's bytes on every rank, as torch's {@code broadcast_object_list} without the
+     * objects: the length is broadcast first (one long), then the bytes, on a private stream; the
+     * call returns when they are here. Other ranks' {@code data} is not read (it may be null).
+     * Every rank calls it, in the same order as its other collectives.
+     *
+     * <pre>{@code
+     * byte[] config = comm.broadcastBytes(rank == 0 ? Files.readAllBytes(path) : null, 0);
+     * }</pre>
+     */
+    public byte[] broadcastBytes(byte[] data, int root) {
+        if (root < 0 || root >= size) {
+            throw JcclException.invalidArgument(rank, "root", "is " + root + ", not a rank of 0.." + (size - 1));
+        }
+        if (rank == root && data == null) {
+            throw JcclException.invalidArgument(rank, "data", "is null on the root");
+        }
+        Helpers h = helpers();
+        long[] length = {rank == root ? data.length : 0};
+        h.run(MemorySegment.ofArray(length), length.length * 8L, (in, out) ->
+                broadcast(in, out, 1, DataType.INT64, root, h.stream));
+        byte[] got = rank == root ? data.clone() : new byte[(int) length[0]]; // the root's length fitted its byte[]
+        if (got.length > 0) {
+            h.run(MemorySegment.ofArray(got), got.length, (in, out) -> broadcast(in, out, got.length, DataType.UINT8, root, h.stream));
+        }
+        return got;
+    }
+
+    /**
+     * Every rank's bytes on every rank, rank r's at index r, as torch's {@code all_gather_object}
+     * without the objects; ranks may pass different lengths (empty ones too). The lengths are
+     * all-gathered first (one long each), then the bytes, padded to the longest, on a private
+     * stream; the call returns when they are here. Every rank calls it, in the same order as its
+     * other collectives.
+     *
+     * <pre>{@code
+     * List<byte[]> hostNames = comm.allGatherBytes(InetAddress.getLocalHost().getHostName().getBytes(UTF_8));
+     * }</pre>
+     */
+    public List<byte[]> allGatherBytes(byte[] data) {
+        if (data == null) {
+            throw JcclException.invalidArgument(rank, "data", "is null");
+        }
+        Helpers h = helpers();
+        long[] lengths = new long[size];
+        lengths[rank] = data.length;
+        h.run(MemorySegment.ofArray(lengths), lengths.length * 8L, (in, out) ->
+                allGather(in.asSlice(rank * 8L, 8), out, 1, DataType.INT64, h.stream));
+        long longest = java.util.Arrays.stream(lengths).max().orElse(0);
+        if (longest * size > Integer.MAX_VALUE - 8) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the ranks send " + size + " blocks of up to " + longest
+                    + " bytes, more than a byte[] holds");
+        }
+        int block = (int) longest;
+        byte[] all = new byte[block * size];
+        System.arraycopy(data, 0, all, block * rank, data.length);
+        if (block > 0) {
+            h.run(MemorySegment.ofArray(all), all.length, (in, out) ->
+                    allGather(in.asSlice((long) block * rank, block), out, block, DataType.UINT8, h.stream));
+        }
+        List<byte[]> result = new java.util.ArrayList<>(size);
+        for (int r = 0; r < size; r++) {
+            result.add(java.util.Arrays.copyOfRange(all, block * r, block * r + (int) lengths[r]));
+        }
+        return result;
+    }
+
+    /**
+     * The root's object on every rank, by Java serialization over {@link #broadcastBytes}. Other
+     * ranks deserialize what the root sent: only with trusted peers, and with a {@code filter}
+     * naming the classes expected (null: the JVM-wide filter, {@code jdk.serialFilter}). Other
+     * ranks' {@code object} is not read.
+     *
+     * <pre>{@code
+     * ObjectInputFilter onlyMaps = ObjectInputFilter.Config.createFilter("java.util.HashMap;java.lang.*;!*");
+     * HashMap<String, Integer> vocab = comm.broadcastObject(rank == 0 ? loadVocabulary() : null, 0, onlyMaps);
+     * }</pre>
+     */
+    public <T extends java.io.Serializable> T broadcastObject(T object, int root, java.io.ObjectInputFilter filter) {
+        byte[] bytes = broadcastBytes(rank == root ? serialize(object) : null, root);
+        return rank == root ? object : deserialize(bytes, root, filter);
+    }
+
+    /**
+     * Every rank's object on every rank, rank r's at index r (this rank's own is the object
+     * passed), by Java serialization over {@link #allGatherBytes}. It deserializes what the peers
+     * sent: only with trusted peers, and with a {@code filter} naming the classes expected (null:
+     * the JVM-wide filter, {@code jdk.serialFilter}).
+     *
+     * <pre>{@code
+     * ObjectInputFilter stats = ObjectInputFilter.Config.createFilter("java.lang.*;!*");
+     * List<Long> rowsPerRank = comm.allGatherObject(rowsHere, stats);
+     * }</pre>
+     */
+    public <T extends java.io.Serializable> List<T> allGatherObject(T object, java.io.ObjectInputFilter filter) {
+        List<byte[]> all = allGatherBytes(serialize(object));
+        List<T> result = new java.util.ArrayList<>(size);
+        for (int r = 0; r < size; r++) {
+            result.add(r == rank ? object : deserialize(all.get(r), r, filter));
+        }
+        return java.util.Collections.unmodifiableList(result);
+    }
+
+    private byte[] serialize(Object object) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+            out.writeObject(object);
+        } catch (java.io.IOException e) {
+            throw JcclException.invalidArgument(rank, "object", "cannot be serialized: " + e);
+        }
+        return bytes.toByteArray();
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T deserialize(byte[] bytes, int from, java.io.ObjectInputFilter filter) {
+        try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes))) {
+            if (filter != null) {
+                in.setObjectInputFilter(filter);
+            }
+            return (T) in.readObject();
+        } catch (java.io.IOException | ClassNotFoundException | ClassCastException e) {
+            throw new JcclException(ErrorCode.REMOTE_ERROR, rank, "the object from rank " + from
+                    + " cannot be deserialized here: " + e, e);
+        }
+    }
+
+    /**
+     * What the calls that own their buffers use: a private stream of this communicator's engine
+     * and a scratch word, made on first use and closed with the communicator.
+     */
+    private final class Helpers {
+        final Arena arena = Arena.ofShared();
+        final Stream stream;
+        final MemorySegment word;
+        /** The GPU of a CUDA rank (its buffers are device memory); null on the host engine. */
+        final CudaDevice gpu;
+
+        Helpers(EngineRank e) {
+            if (e instanceof CudaComm c) {
+                gpu = c.device();
+                stream = new CudaStream(gpu);
+                word = gpu.allocate(8, arena);
+            } else {
+                gpu = null;
+                stream = new HostStream();
+                word = arena.allocate(8, 8);
+            }
+        }
+
+        /**
+         * Runs {@code call} on engine buffers holding {@code host} (its input, {@code outBytes} of
+         * output over the same memory) and waits; {@code host} then holds the output. The host
+         * engine works on {@code host} itself; a GPU's goes through device copies.
+         */
+        void run(MemorySegment host, long outBytes, java.util.function.BiConsumer<MemorySegment, MemorySegment> call) {
+            if (gpu == null) {
+                call.accept(host, host);
+                stream.synchronize();
+                return;
+            }
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment d = gpu.allocate(Math.max(host.byteSize(), outBytes), a);
+                gpu.copyToDevice(d, host);
+                call.accept(d, d);
+                stream.synchronize();
+                gpu.copyToHost(host, d);
+            }
+        }
+
+        void close() {
+            try {
+                if (stream instanceof AutoCloseable c) {
+                    c.close();
+                }
+            } catch (Exception e) {
+                // a failed communicator's last call: already reported to the caller who made it
+            }
+            arena.close();
+        }
+    }
+
+    private Helpers helpers;
+
+    private synchronized Helpers helpers() {
+        EngineRank e = engine();
+        if (helpers == null) {
+            if (closed) {
+                throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the communicator is closed");
+            }
+            helpers = new Helpers(e);
+        }
+        return helpers;
+    }
+
+    /**
+     * Issues {@code issue} on {@code stream} and returns its handle: a host stream marks where
+     * the call's tasks begin and end, a CUDA stream records an event after its launches.
+     */
+    private Work async(String what, Stream stream, Runnable issue) {
+        if (Group.active()) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, what + "Async cannot be inside a group, whose calls are"
+                    + " issued at its end; group the plain calls and synchronize the stream");
+        }
+        return switch (stream) {
+            case HostStream h -> Work.of(rank, what, h.runner().completion(issue));
+            case CudaStream c -> Work.of(rank, what, c.engineStream().completion(engine(), issue));
+            case null -> throw JcclException.invalidArgument(rank, "stream", "is null");
+            default -> throw JcclException.invalidArgument(rank, "stream", "is a " + stream.getClass().getName()
+                    + "; jccl's streams are HostStream and CudaStream");
+        };
+    }
+
+    /**
+     * {@link #allReduce} with a handle to wait on, as torch's {@code all_reduce(..., async_op=True)}.
+     *
+     * <pre>{@code
+     * Work w = comm.allReduceAsync(grads, grads, n, DataType.FLOAT32, RedOp.SUM, stream);
+     * w.join(); // throws the all-reduce's failure
+     * }</pre>
+     */
+    public Work allReduceAsync(MemorySegment sendbuff, MemorySegment recvbuff, long count, DataType type, RedOp op,
+                               Stream stream) {
+        return async("allReduce", stream, () -> allReduce(sendbuff, recvbuff, count, type, op, stream));
+    }
+
+    /**
+     * {@link #broadcast(MemorySegment, MemorySegment, long, DataType, int, Stream)} with a handle to wait on.
+     *
+     * <pre>{@code
+     * Work w = comm.broadcastAsync(weights, weights, n, DataType.FLOAT32, 0, stream);
+     * w.join();
+     * }</pre>
+     */
+    public Work broadcastAsync(MemorySegment sendbuff, MemorySegment recvbuff, long count, DataType type, int root,
+                               Stream stream) {
+        return async("broadcast", stream, () -> broadcast(sendbuff, recvbuff, count, type, root, stream));
+    }
+
+    /**
+     * {@link #allGather(MemorySegment, MemorySegment, long, DataType, Stream)} with a handle to wait on.
+     *
+     * <pre>{@code
+     * Work w = comm.allGatherAsync(mine, all, n, DataType.FLOAT32, stream);
+     * w.join();
+     * }</pre>
+     */
+    public Work allGatherAsync(MemorySegment sendbuff, MemorySegment recvbuff, long sendcount, DataType type, Stream stream) {
+        return async("allGather", stream, () -> allGather(sendbuff, recvbuff, sendcount, type, stream));
+    }
+
+    /**
+     * {@link #reduceScatter} with a handle to wait on.
+     *
+     * <pre>{@code
+     * Work w = comm.reduceScatterAsync(grads, shard, n, DataType.FLOAT32, RedOp.SUM, stream);
+     * w.join();
+     * }</pre>
+     */
+    public Work reduceScatterAsync(MemorySegment sendbuff, MemorySegment recvbuff, long recvcount, DataType type, RedOp op,
+                                   Stream stream) {
+        return async("reduceScatter", stream, () -> reduceScatter(sendbuff, recvbuff, recvcount, type, op, stream));
+    }
+
+    /**
+     * {@link #allToAllv} with a handle to wait on, as torch's {@code all_to_all_single(..., async_op=True)}.
+     *
+     * <pre>{@code
+     * Work w = comm.allToAllvAsync(send, sc, sd, recv, rc, rd, DataType.FLOAT32, stream);
+     * w.join();
+     * }</pre>
+     */
+    public Work allToAllvAsync(MemorySegment sendbuff, long[] sendCounts, long[] sendDispls, MemorySegment recvbuff,
+                               long[] recvCounts, long[] recvDispls, DataType type, Stream stream) {
+        return async("allToAllv", stream, () -> allToAllv(sendbuff, sendCounts, sendDispls, recvbuff, recvCounts, recvDispls,
+                type, stream));
+    }
+
+    /**
+     * {@link #barrier(Stream)} with a handle: it completes once every rank has reached the barrier.
+     *
+     * <pre>{@code
+     * Work w = comm.barrierAsync(stream);
+     * while (!w.isCompleted()) {
+     *     doOtherWork();
+     * }
+     * }</pre>
+     */
+    public Work barrierAsync(Stream stream) {
+        return async("barrier", stream, () -> barrier(stream));
+    }
+
     /** Makes the pending and future operations of every rank of this communicator fail, then closes it. */
     public void abort() {
         EngineRank e = engine;
@@ -693,16 +1104,22 @@ public final class Communicator implements AutoCloseable {
     public void close() {
         EngineRank e;
         Bootstrap b;
+        Helpers h;
         synchronized (this) {
             closed = true;
             e = engine;
             b = bootstrap;
+            h = helpers;
+            helpers = null;
         }
         if (b != null) {
             b.close();
         }
         if (e != null) {
             e.close();
+        }
+        if (h != null) {
+            h.close();
         }
     }
 

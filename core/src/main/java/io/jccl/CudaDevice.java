@@ -107,6 +107,52 @@ public final class CudaDevice {
         });
     }
 
+    /**
+     * Device memory another allocator made (PyTorch's caching allocator through DJL, JavaCPP's
+     * {@code cudaMalloc}, the caller's own {@code cuMemAlloc}) as a segment jccl's collectives take,
+     * as NCCL takes any device pointer. The driver is asked what it is
+     * ({@code cuPointerGetAttribute}): device memory of this GPU, allocated in its primary
+     * context (the one jccl's kernels run in), with {@code bytes} from {@code devicePointer}
+     * inside one allocation; anything else is refused. The segment does not own the memory: the
+     * caller keeps it allocated while jccl uses it, and frees it with its own allocator.
+     *
+     * <pre>{@code
+     * long ptr = tensorDataPointer();   // from another library, on GPU 0
+     * MemorySegment buf = gpu.wrap(ptr, 1024 * 4L);
+     * comm.allReduce(buf, buf, 1024, DataType.FLOAT32, RedOp.SUM, stream);
+     * }</pre>
+     */
+    @SuppressWarnings("restricted") // a device address: never dereferenced on the host
+    public MemorySegment wrap(long devicePointer, long bytes) {
+        if (devicePointer == 0) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "devicePointer", "is null (0)");
+        }
+        if (bytes < 1) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "bytes", "must be positive, was " + bytes);
+        }
+        String at = "0x" + Long.toHexString(devicePointer);
+        String why = io.jccl.engine.cuda.CudaComm.whyNotDeviceMemory(this, devicePointer);
+        if (why != null) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "devicePointer", at + " " + why.replace(
+                    "allocate it with CudaDevice.allocate", "wrap device memory of GPU " + ordinal));
+        }
+        MemorySegment ctx = CudaDriver.pointerContext(devicePointer);
+        // Memory mapped by the virtual memory API has no context (null): it is usable in every context of its GPU.
+        if (ctx.address() != 0 && ctx.address() != context.address()) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "devicePointer", at + " was allocated in context 0x"
+                    + Long.toHexString(ctx.address()) + ", not in GPU " + ordinal + "'s primary context 0x"
+                    + Long.toHexString(context.address()) + " where jccl's kernels run");
+        }
+        long[] range = CudaDriver.pointerRange(devicePointer);
+        long end = range[0] + range[1];
+        if (bytes > end - devicePointer) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "bytes", "is " + bytes + " but the allocation holding "
+                    + at + " (0x" + Long.toHexString(range[0]) + ", " + range[1] + " bytes) has only "
+                    + (end - devicePointer) + " bytes from there");
+        }
+        return MemorySegment.ofAddress(devicePointer).reinterpret(bytes);
+    }
+
     /** Copies all of {@code host} to the start of {@code device} (synchronous). */
     public void copyToDevice(MemorySegment device, MemorySegment host) {
         checkFits(device, host.byteSize());

@@ -64,6 +64,31 @@ class MultiProcessTest {
     }
 
     @Test
+    void noProcessLeavesTheBarrierBeforeTheLateOneArrives() throws Exception {
+        int n = 3;
+        try (BootstrapRoot root = BootstrapRoot.start(LOOPBACK)) {
+            List<Process> procs = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                procs.add(child(r, n, root, "barrier").start());
+            }
+            long[] arrived = new long[n];
+            long[] left = new long[n];
+            for (int r = 0; r < n; r++) {
+                Process p = procs.get(r);
+                assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("rank %d finished", r).isTrue();
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(p.exitValue()).as(out).isZero();
+                assertThat(out).contains("names [rank-0, rank-1, rank-2]");
+                arrived[r] = Long.parseLong(out.replaceAll("(?s).*arrived (\\d+).*", "$1"));
+                left[r] = Long.parseLong(out.replaceAll("(?s).*left (\\d+).*", "$1"));
+            }
+            for (int r = 0; r < n; r++) {
+                assertThat(left[r]).as("rank %d left after rank 1 arrived", r).isGreaterThanOrEqualTo(arrived[1]);
+            }
+        }
+    }
+
+    @Test
     void ranksInTwoProcessesRunEveryProtocolThroughSharedMemoryAndLeaveNoFile() throws Exception {
         int n = 2;
         // A file a killed job left (its processes are gone): the next init on this host removes it.

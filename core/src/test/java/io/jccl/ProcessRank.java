@@ -42,6 +42,8 @@ public final class ProcessRank {
                 System.out.println("ok env");
             } else if (args[0].equals("late")) {
                 lateReceive();
+            } else if (args[0].equals("barrier")) {
+                barrierAndObjects();
             } else if (args[0].equals("abort") && System.getenv("JCCL_RANK").equals("1")) {
                 abortAfterOne();
             } else {
@@ -53,6 +55,23 @@ public final class ProcessRank {
             System.exit(args[0].startsWith("check") ? 2 : 3);
         }
         System.exit(0);
+    }
+
+    /**
+     * Rank 1 comes 500 ms late to a barrier; each rank prints when it arrived and left (wall-clock
+     * milliseconds, which the processes of one host share), then the ranks' all-gathered names.
+     */
+    private static void barrierAndObjects() throws InterruptedException {
+        try (Communicator comm = Communicator.fromEnvironment()) {
+            if (comm.rank() == 1) {
+                Thread.sleep(500);
+            }
+            System.out.println("arrived " + System.currentTimeMillis());
+            comm.barrier();
+            System.out.println("left " + System.currentTimeMillis());
+            java.util.List<String> names = comm.allGatherObject("rank-" + comm.rank(), null);
+            System.out.println("names " + names);
+        }
     }
 
     /** A sender that closes before its receiver gets to the message: the message must wait for it. */

@@ -286,6 +286,24 @@ public final class CudaDriver {
                 p -> Cuda.cuPointerGetAttribute(p, Cuda.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, pointer));
     }
 
+    /** {@code cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_CONTEXT)}: the context the memory was allocated in. */
+    public static MemorySegment pointerContext(long pointer) {
+        return pointerOut("cuPointerGetAttribute(CONTEXT)",
+                p -> Cuda.cuPointerGetAttribute(p, Cuda.CU_POINTER_ATTRIBUTE_CONTEXT, pointer));
+    }
+
+    /**
+     * {@code cuPointerGetAttribute(CU_POINTER_ATTRIBUTE_RANGE_START_ADDR / RANGE_SIZE)}: the start
+     * and the length of the allocation holding {@code pointer}.
+     */
+    public static long[] pointerRange(long pointer) {
+        return new long[] {
+            longOut("cuPointerGetAttribute(RANGE_START_ADDR)",
+                    p -> Cuda.cuPointerGetAttribute(p, Cuda.CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, pointer)),
+            longOut("cuPointerGetAttribute(RANGE_SIZE)",
+                    p -> Cuda.cuPointerGetAttribute(p, Cuda.CU_POINTER_ATTRIBUTE_RANGE_SIZE, pointer))};
+    }
+
     // ---- inter-process memory ----
 
     /** {@code cuIpcGetMemHandle}: the 64-byte handle another process opens. */

@@ -300,7 +300,7 @@ public final class CudaComm extends EngineRank {
     }
 
     /** Whether {@code address} is device memory of {@code gpu} (cuPointerGetAttribute), or why not; null when it is. */
-    private static String whyNotDeviceMemory(CudaDevice gpu, long address) {
+    public static String whyNotDeviceMemory(CudaDevice gpu, long address) {
         gpu.makeCurrent();
         int type;
         try {

@@ -100,6 +100,76 @@ public final class GpuStream implements EngineStream {
         return true;
     }
 
+    /**
+     * Issues {@code issue} (launches of {@code rank}'s on this stream) and records an event after
+     * it: the call has run once the event has, and failed if its communicator has.
+     */
+    public io.jccl.engine.CallCompletion completion(io.jccl.engine.EngineRank rank, Runnable issue) {
+        issue.run(); // first: it refuses a stream that is not this rank's engine's
+        CudaComm comm = (CudaComm) rank;
+        device.makeCurrent();
+        MemorySegment event = CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING);
+        CudaDriver.record(event, handle);
+        return new EventCompletion(comm, event);
+    }
+
+    /** Destroys the events of handles dropped before their call was seen to finish. */
+    private static final java.lang.ref.Cleaner EVENTS = java.lang.ref.Cleaner.create();
+
+    /**
+     * A call's event, polled as {@link #synchronize()} polls the stream (watching the peers);
+     * destroyed once reached, or once the handle is unreachable.
+     */
+    private final class EventCompletion implements io.jccl.engine.CallCompletion {
+        private final CudaComm comm;
+        private final MemorySegment event;
+        private final java.lang.ref.Cleaner.Cleanable destroy;
+        private boolean reached;
+
+        EventCompletion(CudaComm comm, MemorySegment event) {
+            this.comm = comm;
+            this.event = event;
+            CudaDevice gpu = device;
+            destroy = EVENTS.register(this, () -> {
+                gpu.makeCurrent();
+                CudaDriver.destroyEvent(event);
+            });
+        }
+
+        @Override
+        public boolean done() {
+            synchronized (this) {
+                if (!reached) {
+                    device.makeCurrent();
+                    if (!CudaDriver.eventDone(event)) {
+                        if (comm.watchedWhileWaiting()) {
+                            comm.watchPeers();
+                        }
+                        return false;
+                    }
+                    destroy.clean();
+                    reached = true;
+                }
+            }
+            comm.checkStatus();
+            return true;
+        }
+
+        @Override
+        public boolean await(long nanos) {
+            long start = System.nanoTime();
+            Wait wait = new Wait(Wait.NOTHING, Wait.NO_DEADLINE, Wait.Pacing.POLL);
+            wait.begin();
+            while (!done()) {
+                if (System.nanoTime() - start >= nanos) {
+                    return false;
+                }
+                wait.pause();
+            }
+            return true;
+        }
+    }
+
     /** The communicators with launches here that have ranks in other processes or on other GPUs. */
     private synchronized List<CudaComm> watched() {
         List<CudaComm> w = new ArrayList<>();

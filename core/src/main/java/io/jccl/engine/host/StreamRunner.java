@@ -44,6 +44,9 @@ public final class StreamRunner implements EngineStream, AutoCloseable {
     /** A thread parked in {@link #synchronize()}: woken by whichever thread finishes running the queue. */
     private volatile Thread syncWaiter;
     private volatile Throwable failure;
+    /** Tasks that failed so far, and the last such failure: what {@link #completion} reports to its call. */
+    private volatile long failures;
+    private volatile Throwable lastFailure;
     private volatile long lastEnqueueNanos;
     private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
     /** A thread parked in {@link #enqueue} until the queue shrinks. */
@@ -120,6 +123,8 @@ public final class StreamRunner implements EngineStream, AutoCloseable {
                     if (failure == null) {
                         failure = e;
                     }
+                    lastFailure = e;
+                    failures++; // only the thread holding the queue writes it
                 }
                 if (pending.decrementAndGet() == 0) {
                     Thread w = enqueueWaiter;
@@ -140,6 +145,30 @@ public final class StreamRunner implements EngineStream, AutoCloseable {
             }
         }
         return true;
+    }
+
+    /**
+     * Issues {@code issue} (which enqueues tasks on this stream) between two marks, and returns
+     * what completes once its tasks have run: normally, or with the failure of one of them. The
+     * marks are tasks of this stream, so they run in order with the call's own; a failure of
+     * earlier work is not the call's. {@link #synchronize()} still reports the failure too.
+     */
+    public java.util.concurrent.CompletableFuture<Void> completion(Runnable issue) {
+        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+        long[] before = new long[1];
+        enqueue(() -> before[0] = failures);
+        try {
+            issue.run();
+        } finally {
+            enqueue(() -> {
+                if (failures != before[0]) {
+                    done.completeExceptionally(lastFailure);
+                } else {
+                    done.complete(null);
+                }
+            });
+        }
+        return done;
     }
 
     /** Whether every task issued so far has finished. */

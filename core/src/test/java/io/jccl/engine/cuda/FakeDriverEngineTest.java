@@ -98,6 +98,21 @@ class FakeDriverEngineTest {
     }
 
     @Test
+    void wrapTakesAnotherAllocatorsMemoryAndRefusesTheRest() {
+        UserCallsOnGpu.wrapTakesAnotherAllocatorsMemoryAndRefusesTheRest(CudaDevice.open(0), CudaDevice.open(1));
+    }
+
+    @Test
+    void workHandlesOnCudaStreams() throws Exception {
+        UserCallsOnGpu.workOnCudaStreams(CudaDevice.open(0));
+    }
+
+    @Test
+    void barrierAndByteCollectivesOnCudaRanks() throws Exception {
+        UserCallsOnGpu.barrierAndBytesOnCudaRanks(CudaDevice.open(0));
+    }
+
+    @Test
     void acrossGpusLl128IsLeftOut() {
         new CudaMultiGpuTest().ll128IsLeftOutAcrossGpusAndRefusedAlone();
     }

@@ -474,9 +474,28 @@ CUresult cuIpcOpenMemHandle_v2(uint64_t* d, CUipcMemHandle handle, unsigned flag
 CUresult cuIpcCloseMemHandle(uint64_t d) { return release(reinterpret_cast<void*>(d), OPENED) ? OK : INVALID_VALUE; }
 CUresult cuMemHostGetDevicePointer_v2(uint64_t* d, void* p, unsigned) { *d = (uint64_t)p; return OK; }
 
+/* CONTEXT (1), RANGE_START_ADDR (11), RANGE_SIZE (12) of the allocation holding p: false if it is
+ * none of those. The context of device memory is its GPU's primary one. */
+bool pointerRangeAttribute(void* data, int attribute, uintptr_t p) {
+    if (attribute != 1 && attribute != 11 && attribute != 12) return false;
+    uintptr_t start = 0;
+    Range r{0, 0, HEAP, -1, 0, -1};
+    {
+        std::lock_guard<std::mutex> g(memoryLock);
+        auto it = allocations.upper_bound(p);
+        if (it != allocations.begin() && p < (--it)->first + it->second.bytes) { start = it->first; r = it->second; }
+    }
+    int gpu = r.device >= 0 ? r.device : currentDevice;
+    if (attribute == 1) *static_cast<uintptr_t*>(data) = CONTEXT_BASE + CONTEXT_STRIDE * gpu;
+    else if (attribute == 11) *static_cast<uint64_t*>(data) = start;
+    else *static_cast<uint64_t*>(data) = r.bytes;
+    return true;
+}
+
 CUresult cuPointerGetAttribute(void* data, int attribute, uint64_t p) {
     int type = typeOf((uintptr_t)p);
     if (type == 0) return INVALID_VALUE;
+    if (pointerRangeAttribute(data, attribute, (uintptr_t)p)) return OK;
     if (attribute == 2 /* MEMORY_TYPE */) *static_cast<unsigned*>(data) = (unsigned)type;
     else if (attribute == 9 /* DEVICE_ORDINAL */) {
         Range r = rangeOf((uintptr_t)p);
