@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Two builds of jccl side by side: `jccl perf` of each, alternated for ROUNDS rounds (A, B, B, A, ...
 # so that neither always runs first in a slow phase of the machine), then per size the median
 # out-of-place time of each and the ratio B/A (below 1: B is faster).

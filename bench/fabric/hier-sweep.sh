@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Issue 9's acceptance runs on the emulated two-level fabric (docs/fabric.md), one after another in
 # one invocation so that the figures are side by side:
 #   bench/fabric/hier-sweep.sh gather  S R INTER SIZE...   all-gather and reduce-scatter: ring,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Packs what the GPU checks need into one folder for a GPU machine that has neither a JDK nor Maven
 # (docs/gpu.md): a jlink-ed Java runtime (compressed, without the CDS archives, libjvm stripped:
 # about 43 MB), jccl's jars, core's test classes and the JUnit console launcher. Run `mvn -B package

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The GPU checks of docs/gpu.md, from a folder made by bundle.sh, on a machine with a GPU:
 # the GPU tests (CudaCollectivesTest; CudaMultiGpuTest, which skips on one GPU), compute-sanitizer's memcheck and racecheck on a short
 # sweep, and the perf sweeps of the table in docs/gpu.md. Logs go to $OUT (default ./out).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The Open MPI side of jccl's comparison (bench/mpi/compare.sh): MPI_Allreduce of float sums over
  * the sizes jccl perf sweeps, timed as nccl-tests and jccl perf time them (out of place; warm-up;

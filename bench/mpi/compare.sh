@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # jccl perf --procs N against Open MPI's MPI_Allreduce at the same sizes and process counts, in one run:
 #   bench/mpi/compare.sh 2 [4 ...]
 # Needs mpicc and mpirun (Debian: openmpi-bin, libopenmpi-dev). Prints per size the time and busbw

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes the binding classes of io.jccl.bindings (cuda, ibverbs, libc) in jextract's shape from
 # spec.py, taking the constants' values from the headers through gcc. jextract cannot be had on our
 # machines; this stands in for it. What it writes is proved against the headers by HeaderProbeTest,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # What the bindings bind: functions (symbol, return carrier, parameters, the C prototype as the
 # header writes it, "errno" where failures set errno), constants (by name; values come from the
 # header) and struct layouts (member types as the header declares them). Read by gen.py.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The {@code jccl} command line (perf, verify, ...) and the JMH benchmarks. JMH is needed only to
  * compile and run the benchmarks, so the runtime image of the command line does without it.

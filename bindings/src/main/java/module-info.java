@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * FFM bindings in jextract's shape: the CUDA driver API ({@code io.jccl.bindings.cuda}), libibverbs
  * ({@code io.jccl.bindings.ibverbs}) and the few C library calls they need

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Writes the host engine's element-wise reduction kernels (io.jccl.engine.host's Float32Kernel,
  * Int8Kernel, Float16Kernel, ..., VectorFloat64Kernel) from the templates beside this file; the
@@ -212,7 +213,7 @@ public final class Gen {
         for (Params cls : classes) {
             Scope signed = new Scope(cls, false, Map.of());
             Scope unsigned = new Scope(cls, true, Map.of());
-            StringBuilder out = new StringBuilder("// Generated at build time by core/src/build/kernels/Gen.java from "
+            StringBuilder out = new StringBuilder("// SPDX-License-Identifier: Apache-2.0\n// Generated at build time by core/src/build/kernels/Gen.java from "
                     + source.getFileName() + " there;\n// change the template, not this file.\n");
             for (String line : select(file, cls)) {
                 String text = expand(line, signed);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The jccl library: the public API (package {@code io.jccl}) and, behind it, topology, algorithms,
  * schedules, protocols, transports and engines.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The executor kernels: one per (protocol, data type), named jccl_<protocol>_<type>, each taking
  * a jccl_batch by value: the jccl_work descriptors (jccl_work.h) of the operations it runs. A thread block runs one lane of one rank's plan

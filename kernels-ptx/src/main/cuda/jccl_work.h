@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * The work descriptors the Java side (io.jccl.engine.cuda.WorkPacker) writes into device memory
  * and the executor kernels (jccl_kernels.cu) interpret, and the protocol constants both sides and

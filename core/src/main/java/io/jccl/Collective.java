@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.jccl;
 
 /** The operations a plan can describe; point-to-point groups are {@link #SEND_RECV}. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.jccl.algo;
 
 /** Balanced partition of n elements into parts: the first n % parts parts get one more. */

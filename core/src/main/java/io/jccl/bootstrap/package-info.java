@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * How the ranks of a communicator find each other: a {@link io.jccl.bootstrap.CommId} (root
  * address and secret), the TCP rendezvous at a {@link io.jccl.bootstrap.BootstrapRoot} with mutual

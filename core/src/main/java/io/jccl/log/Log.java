@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.jccl.log;
 
 import io.jccl.Config;
@@ -10,11 +11,8 @@ import io.jccl.config.Values;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.module.ModuleDescriptor;
 import java.net.InetAddress;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +23,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
-import java.util.jar.JarFile;
 
 /**
  * jccl's one logger: every line the library writes goes through it, as NCCL's INFO/WARN/TRACE
@@ -286,26 +283,8 @@ public final class Log {
         return dot > 0 ? host.substring(0, dot) : host;
     }
 
-    /** This jccl's version: its module's, or where it is on the class path, the module-info.class beside it. */
+    /** This jccl's version, as {@link io.jccl.Jccl#version()} reads it from the jar. */
     static String version() {
-        ModuleDescriptor d = Log.class.getModule().getDescriptor();
-        Optional<String> v = d != null ? d.rawVersion() : Optional.empty();
-        if (d == null) {
-            try {
-                Path where = Path.of(Log.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-                if (Files.isDirectory(where)) {
-                    try (InputStream in = Files.newInputStream(where.resolve("module-info.class"))) {
-                        v = ModuleDescriptor.read(in).rawVersion();
-                    }
-                } else {
-                    try (JarFile jar = new JarFile(where.toFile()); InputStream in = jar.getInputStream(jar.getEntry("module-info.class"))) {
-                        v = ModuleDescriptor.read(in).rawVersion();
-                    }
-                }
-            } catch (IOException | URISyntaxException | RuntimeException e) {
-                // no module-info.class to read (a repackaged jar, no code source): the version stays unknown
-            }
-        }
-        return v.orElse("(unknown version)");
+        return io.jccl.Jccl.version();
     }
 }

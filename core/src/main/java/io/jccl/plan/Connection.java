@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.jccl.plan;
 
 /** The FIFO from rank {@code from} to rank {@code to} on one channel. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.jccl.verify;
 
 /** A view of {@code length} symbolic elements from {@code base} of a shared array (in-place aliasing). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.jccl.algo;
 
 /** Sizes of the test matrices: sampled by default, whole with -Pfull (system property jccl.test.full). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.jccl.engine.host;
 
 import io.jccl.DataType;
@@ -27,7 +28,7 @@ import java.util.Objects;
  *       {@link Math#min(double, double)}: a NaN operand gives NaN and -0 is below +0.</li>
  *   <li>FLOAT16, BFLOAT16, FLOAT8_E4M3 and FLOAT8_E5M2 compute in float and round every step's
  *       result (pre, op, post) to the type, nearest-even; the scalar is rounded to the type first.
- *       The 8-bit types saturate instead of overflowing; see {@link FloatFormats} for the rules on
+ *       The 8-bit types saturate instead of overflowing; see {@link io.jccl.engine.FloatFormats} for the rules on
  *       infinities and NaN.</li>
  * </ul>
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.jccl.transport.net;
 
 /** A posted send or receive; owned by its comm and reused, never made per message. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Tests only: the blocks of the host emulation (jccl_emulation.h). A launch runs every block at
  * once, one thread per CUDA thread; a block's threads share an emu_block (barriers, the warps'

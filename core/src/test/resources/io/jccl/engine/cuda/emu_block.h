@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Tests only: running a launch of the emulated kernels (emu_block.cpp). */
 #ifndef JCCL_EMU_BLOCK_H
 #define JCCL_EMU_BLOCK_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Tests only: runs jccl's executor kernels on the host. Usage: emulator ARENA BASE BYTES LAUNCHES.
  * ARENA is a file mapped shared at address BASE (device memory: descriptors, FIFOs, buffers);

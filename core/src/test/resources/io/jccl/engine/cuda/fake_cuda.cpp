@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Tests only: a fake CUDA driver (libcuda's C API, the calls jccl makes) over the host emulation of
  * the kernels, so that the CUDA engine's Java side runs end to end without a GPU

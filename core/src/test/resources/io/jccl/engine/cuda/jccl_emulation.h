@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Tests only: what jccl_kernels.cu needs from CUDA, emulated on the host so that g++ can compile the
  * kernels and run them, one thread per CUDA thread (emulator.cpp for KernelEmulationTest,
