@@ -62,7 +62,7 @@ def library_class(pkg, cls, doc, libdecl, funcs, const_groups, headers, cflags, 
     groups = expand_groups(const_groups, header_text)
     vals = const_values(headers, [n for _, ns in groups for n in ns], cflags) if groups else {}
     o = []
-    o.append("package io.jccl.bindings.%s;\n\n" % pkg)
+    o.append("// SPDX-License-Identifier: Apache-2.0\npackage io.jccl.bindings.%s;\n\n" % pkg)
     o.append("import static io.jccl.bindings.CLayouts.*;\n\n")
     o.append("import io.jccl.bindings.NativeLibrary;\n" + extra_imports)
     o.append("import java.lang.foreign.FunctionDescriptor;\nimport java.lang.foreign.MemorySegment;\nimport java.lang.invoke.MethodHandle;\n\n")
@@ -211,7 +211,7 @@ def fnptr_class(fp, ind):
 def struct_class(pkg, name, kind, cdoc, fields, fnptrs):
     STRUCT_SA[name] = group_size_align(kind, fields)
     uses_fp = bool(fnptrs)
-    o = ["package io.jccl.bindings.%s;\n\n" % pkg, "import static io.jccl.bindings.CLayouts.*;\nimport static java.lang.foreign.MemoryLayout.PathElement.groupElement;\n\n"]
+    o = ["// SPDX-License-Identifier: Apache-2.0\npackage io.jccl.bindings.%s;\n\n" % pkg, "import static io.jccl.bindings.CLayouts.*;\nimport static java.lang.foreign.MemoryLayout.PathElement.groupElement;\n\n"]
     if uses_fp:
         o.append("import io.jccl.bindings.NativeLibrary;\n")
     o.append("import java.lang.foreign.AddressLayout;\n" if "ptr" in repr(fields) else "")

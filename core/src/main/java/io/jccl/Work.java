@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.jccl;
 
 import io.jccl.engine.CallCompletion;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package io.jccl.cuda;
 
 import static io.jccl.bindings.CLayouts.C_INT;

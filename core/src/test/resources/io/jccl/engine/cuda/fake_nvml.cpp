@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Tests only: a fake NVML (libnvidia-ml's C API, the calls jccl's CudaGpuProbe makes) over the GPUs
  * fake_topology.h describes, loaded through jccl.nvml.lib. A GPU's links are numbered in the order

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /*
  * Tests only: the GPUs of a made-up machine, shared by the fake CUDA driver (fake_cuda.cpp) and the
  * fake NVML (fake_nvml.cpp) so that both describe the same GPUs. The description is
