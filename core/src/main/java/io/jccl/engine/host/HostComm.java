@@ -322,7 +322,7 @@ public final class HostComm extends EngineRank {
         closed = true;
         executor.stopWorkers();
         domain.fifos.finish(rank);
+        domain.leave(rank);
         executor.arena().close();
-        domain.leave();
     }
 }

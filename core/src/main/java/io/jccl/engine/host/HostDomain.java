@@ -39,6 +39,8 @@ final class HostDomain implements NetOwner, Wait.Watch {
     final PeerProcesses peers;
     private volatile String abortCause;
     private volatile int lostRank = -1;
+    /** The first local rank that closed, or -1 (a rank that leaves while the others still call is their failure). */
+    private volatile int closedRank = -1;
     /** Local ranks that joined and have not closed yet (the last one removes leftover files). */
     private int open;
     /** Ranks of this host in other processes: their threads compete for the cores too. */
@@ -96,15 +98,35 @@ final class HostDomain implements NetOwner, Wait.Watch {
         open++;
     }
 
-    /** Counts a closing local rank out; the last one removes the files no peer will map and stops the socket transport. */
-    void leave() {
+    /**
+     * Counts local rank {@code rank}, which is closing, out; the last one removes the files no peer
+     * will map and stops the socket transport.
+     */
+    void leave(int rank) {
         boolean last;
         synchronized (this) {
+            if (closedRank < 0) {
+                closedRank = rank;
+            }
             last = --open == 0;
         }
         if (last) {
             fifos.close();
         }
+    }
+
+    /**
+     * Why a call of a local rank found memory of this domain closed under it: the abort that closed
+     * it, or the first local rank that closed its communicator (left) while others still used it;
+     * null when neither happened.
+     */
+    String closedUnder() {
+        String cause = abortCause;
+        if (cause != null) {
+            return cause;
+        }
+        int r = closedRank;
+        return r < 0 ? null : "rank " + r + ", a thread of this process, closed its communicator while this call needed it";
     }
 
     /** The rank a process of which died, as the first failure saw it, or -1. */
