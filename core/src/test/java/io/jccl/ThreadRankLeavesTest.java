@@ -28,11 +28,25 @@ class ThreadRankLeavesTest {
         assertTheOthersNameRank1(c -> c.abort());
     }
 
+    @Test
+    void theOthersFailNamingARankThatClosedBeforeAnyCall() throws Exception {
+        // No FIFO exists yet: the others wait out JCCL_TIMEOUT (3 s), some of them on a rank that
+        // itself waits on rank 1, and each names rank 1.
+        assertTheOthersNameRank1(c -> c.close(), false);
+    }
+
     private static void assertTheOthersNameRank1(java.util.function.Consumer<Communicator> leave) throws Exception {
+        assertTheOthersNameRank1(leave, true);
+    }
+
+    private static void assertTheOthersNameRank1(java.util.function.Consumer<Communicator> leave, boolean callFirst)
+            throws Exception {
         Communicator[] comms = Communicator.initAll(4, CONFIG);
         try {
-            // One call first, so that every FIFO exists and the later one writes into rank 1's.
-            assertThat(CommunicatorInitTest.ranks(4, r -> CommunicatorInitTest.sumOfRanks(comms[r]))).containsOnly(10);
+            if (callFirst) {
+                // One call first, so that every FIFO exists and the later one writes into rank 1's.
+                assertThat(CommunicatorInitTest.ranks(4, r -> CommunicatorInitTest.sumOfRanks(comms[r]))).containsOnly(10);
+            }
             leave.accept(comms[1]);
             int[] others = {0, 2, 3};
             List<String> failures = CommunicatorInitTest.ranks(3, i -> {

@@ -129,6 +129,11 @@ final class HostDomain implements NetOwner, Wait.Watch {
         return r < 0 ? null : "rank " + r + ", a thread of this process, closed its communicator while this call needed it";
     }
 
+    /** The first local rank that closed its communicator, or -1. */
+    int closedRank() {
+        return closedRank;
+    }
+
     /** The rank a process of which died, as the first failure saw it, or -1. */
     int lostRank() {
         return lostRank;
