@@ -322,7 +322,8 @@ public final class HostComm extends EngineRank {
         closed = true;
         executor.stopWorkers();
         domain.fifos.finish(rank);
-        domain.leave(rank);
+        domain.closing(rank);
         executor.arena().close();
+        domain.leave();
     }
 }

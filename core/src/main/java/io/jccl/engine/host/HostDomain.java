@@ -98,16 +98,17 @@ final class HostDomain implements NetOwner, Wait.Watch {
         open++;
     }
 
-    /**
-     * Counts local rank {@code rank}, which is closing, out; the last one removes the files no peer
-     * will map and stops the socket transport.
-     */
-    void leave(int rank) {
+    /** Notes that local rank {@code rank} closes, before its memory goes (see {@link #closedUnder()}). */
+    synchronized void closing(int rank) {
+        if (closedRank < 0) {
+            closedRank = rank;
+        }
+    }
+
+    /** Counts a closing local rank out; the last one removes the files no peer will map and stops the socket transport. */
+    void leave() {
         boolean last;
         synchronized (this) {
-            if (closedRank < 0) {
-                closedRank = rank;
-            }
             last = --open == 0;
         }
         if (last) {
