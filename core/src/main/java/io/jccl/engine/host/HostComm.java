@@ -323,6 +323,7 @@ public final class HostComm extends EngineRank {
         closed = true;
         executor.stopWorkers();
         domain.fifos.finish(rank);
+        domain.closing(rank);
         executor.arena().close();
         domain.leave();
     }

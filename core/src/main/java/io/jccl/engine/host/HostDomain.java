@@ -40,6 +40,8 @@ final class HostDomain implements NetOwner, Wait.Watch {
     final PeerProcesses peers;
     private volatile String abortCause;
     private volatile int lostRank = -1;
+    /** The first local rank that closed, or -1 (a rank that leaves while the others still call is their failure). */
+    private volatile int closedRank = -1;
     /** Local ranks that joined and have not closed yet (the last one removes leftover files). */
     private int open;
     /** Ranks of this host in other processes: their threads compete for the cores too. */
@@ -97,6 +99,13 @@ final class HostDomain implements NetOwner, Wait.Watch {
         open++;
     }
 
+    /** Notes that local rank {@code rank} closes, before its memory goes (see {@link #closedUnder()}). */
+    synchronized void closing(int rank) {
+        if (closedRank < 0) {
+            closedRank = rank;
+        }
+    }
+
     /** Counts a closing local rank out; the last one removes the files no peer will map and stops the socket transport. */
     void leave() {
         boolean last;
@@ -106,6 +115,25 @@ final class HostDomain implements NetOwner, Wait.Watch {
         if (last) {
             fifos.close();
         }
+    }
+
+    /**
+     * Why a call of a local rank found memory of this domain closed under it: the abort that closed
+     * it, or the first local rank that closed its communicator (left) while others still used it;
+     * null when neither happened.
+     */
+    String closedUnder() {
+        String cause = abortCause;
+        if (cause != null) {
+            return cause;
+        }
+        int r = closedRank;
+        return r < 0 ? null : "rank " + r + ", a thread of this process, closed its communicator while this call needed it";
+    }
+
+    /** The first local rank that closed its communicator, or -1. */
+    int closedRank() {
+        return closedRank;
     }
 
     /** The rank a process of which died, as the first failure saw it, or -1. */

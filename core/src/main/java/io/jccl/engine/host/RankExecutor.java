@@ -113,6 +113,15 @@ final class RankExecutor {
                 run(w);
             }
         } catch (Throwable e) {
+            String closedUnder = e instanceof IllegalStateException ? domain.closedUnder() : null;
+            if (closedUnder != null) {
+                // A rank of this process that aborted or left has closed its arena (the FIFOs it
+                // receives on) under this one: report that rank, not the closed arena.
+                JcclException j = new JcclException(ErrorCode.REMOTE_ERROR, rank, "operation " + seq + " failed: "
+                        + closedUnder, e);
+                fail(j);
+                throw j;
+            }
             fail(e);
             throw e;
         } finally {

@@ -59,8 +59,12 @@ final class WaitFailures {
                 return new JcclException(ErrorCode.REMOTE_ERROR, rank, what + " aborted (" + where + "): " + domain.abortCause());
             }
             default -> {
+                // The peer waited on may itself wait on a rank of this process that left: name that one too.
+                int closed = domain.closedRank();
+                String left = closed < 0 || closed == wait.peer() ? ""
+                        : "; rank " + closed + ", a thread of this process, closed its communicator while the others still called";
                 return new JcclException(ErrorCode.TIMEOUT, rank, what + ": no progress for " + timeout.toSeconds()
-                        + " s (" + where + "); " + silent(wait.peer(), wait.forData()));
+                        + " s (" + where + "); " + silent(wait.peer(), wait.forData()) + left);
             }
         }
     }
