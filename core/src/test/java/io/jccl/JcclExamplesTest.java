@@ -1,24 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.jccl;
 
+import io.jccl.bootstrap.CommId;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@link Jccl}'s version, and the examples of the API's Javadoc: the regions below are what
- * {@code Jccl} and {@code package-info} show (javadoc's {@code --snippet-path} is this folder), so
- * they compile with the tests and run here.
+ * {@link Jccl}'s version, and the examples of the API's Javadoc: the regions below are what the
+ * classes of {@code io.jccl} and {@code package-info} show (javadoc's {@code --snippet-path} is
+ * this folder), so they compile with the tests and run here, on the host engine with ranks that
+ * are threads, each test checking what its example computed. The CUDA classes' examples are in
+ * {@link JcclExamplesTestOnGpu}.
  */
 class JcclExamplesTest {
 
@@ -81,5 +87,432 @@ class JcclExamplesTest {
         // @end
         assertThat(results[0]).containsExactly(3f, 0f, 0f, 0f);
         assertThat(results[1]).containsExactly(3f, 0f, 0f, 0f);
+    }
+
+    /** What one rank does, on a thread of its own. */
+    interface RankBody<T> {
+        T run(Communicator comm) throws Exception;
+    }
+
+    /**
+     * Runs {@code body} for every rank of {@code comms}, each on a thread of its own, and closes
+     * the ranks; returns the results by rank, or throws the first failure (after aborting them all).
+     */
+    private static <T> List<T> onEachRank(Communicator[] comms, RankBody<T> body) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(comms.length);
+        boolean ok = false;
+        try {
+            List<Future<T>> ranks = new ArrayList<>();
+            for (Communicator comm : comms) {
+                ranks.add(pool.submit(() -> body.run(comm)));
+            }
+            List<T> results = new ArrayList<>();
+            for (Future<T> rank : ranks) {
+                results.add(rank.get(30, TimeUnit.SECONDS));
+            }
+            ok = true;
+            return results;
+        } finally {
+            for (Communicator comm : comms) {
+                if (ok) {
+                    comm.close();
+                } else {
+                    comm.abort();
+                }
+            }
+            pool.shutdownNow();
+        }
+    }
+
+    /** {@code n} floats of {@code value} in {@code arena}. */
+    private static MemorySegment floats(Arena arena, int n, float value) {
+        MemorySegment m = arena.allocate(ValueLayout.JAVA_FLOAT, n);
+        for (int i = 0; i < n; i++) {
+            m.setAtIndex(ValueLayout.JAVA_FLOAT, i, value);
+        }
+        return m;
+    }
+
+    @Test
+    void communicatorRanksAreThreadsOfThisProcess() throws Exception {
+        // @start region="communicator-threads"
+        Communicator[] comms = Communicator.initAll(4, Config.fromEnvironment());
+        ExecutorService pool = Executors.newFixedThreadPool(comms.length);  // one thread per rank, as one process per GPU
+        List<Future<Float>> ranks = new ArrayList<>();
+        for (Communicator c : comms) {
+            ranks.add(pool.submit(() -> {
+                try (c; Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
+                    MemorySegment buf = arena.allocate(1024 * 4);
+                    buf.setAtIndex(ValueLayout.JAVA_FLOAT, 0, c.rank());    // rank r adds r; the rest are 0
+                    c.allReduce(buf, buf, 1024, DataType.FLOAT32, RedOp.SUM, s);
+                    s.synchronize();
+                    return buf.getAtIndex(ValueLayout.JAVA_FLOAT, 0);      // 0 + 1 + 2 + 3 = 6
+                }
+            }));
+        }
+        // @end
+        try {
+            for (Future<Float> rank : ranks) {
+                assertThat(rank.get(30, TimeUnit.SECONDS)).isEqualTo(6f);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    // The id's text travels from rank 0 to the others as the job likes (a file, a key-value store,
+    // the launcher): here through a future, the ranks being threads.
+    private final CompletableFuture<String> idText = new CompletableFuture<>();
+
+    private void sendToTheOthers(String text) {
+        idText.complete(text);
+    }
+
+    private String receiveFromRank0() throws Exception {
+        return idText.get(20, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void communicatorRanksMeetThroughACommId() throws Exception {
+        int nranks = 3;
+        // Every rank on this host's loopback; a job across hosts names its interface (JCCL_SOCKET_IFNAME).
+        Config config = Config.fromEnvironment().withSocketIfname("lo").withBootstrapTimeout(Duration.ofSeconds(20));
+        ExecutorService pool = Executors.newFixedThreadPool(nranks);
+        try {
+            float[] sums = new float[nranks];
+            List<Future<?>> ranks = new ArrayList<>();
+            for (int r = 0; r < nranks; r++) {
+                int rank = r;
+                ranks.add(pool.submit(() -> {
+                    // @start region="communicator-processes"
+                    CommId id;
+                    if (rank == 0) {
+                        id = CommId.create(config);           // its root listens in this process
+                        sendToTheOthers(id.encode());
+                    } else {
+                        id = CommId.parse(receiveFromRank0());
+                    }
+                    try (Communicator c = Communicator.init(id, nranks, rank, config);
+                         Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
+                        MemorySegment buf = arena.allocate(1024 * 4);
+                        buf.setAtIndex(ValueLayout.JAVA_FLOAT, 0, rank + 1);
+                        c.allReduce(buf, buf, 1024, DataType.FLOAT32, RedOp.SUM, s);
+                        s.synchronize();
+                        sums[rank] = buf.getAtIndex(ValueLayout.JAVA_FLOAT, 0);   // 1 + 2 + 3 = 6
+                    }
+                    // @end
+                    return null;
+                }));
+            }
+            for (Future<?> rank : ranks) {
+                rank.get(40, TimeUnit.SECONDS);
+            }
+            assertThat(sums).containsExactly(6f, 6f, 6f);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void configIsReadFromTheEnvironmentAndChangedInCode() throws Exception {
+        // @start region="config"
+        Config config = Config.fromEnvironment()           // the JCCL_* variables, then what the code says:
+                .withTimeout(Duration.ofSeconds(30))        // JCCL_TIMEOUT
+                .withAlgorithms("ring")                     // JCCL_ALGO
+                .withBuffSize("LL", 256 << 10)              // JCCL_LL_BUFFSIZE
+                .withDebug(Config.Debug.WARN)               // JCCL_DEBUG
+                .withDebugSubsys("INIT,NET");               // JCCL_DEBUG_SUBSYS
+        Communicator[] comms = Communicator.initAll(2, config);
+        // @end
+        assertThat(config.timeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(config.algorithms()).containsExactly("ring");
+        assertThat(config.buffSize("LL")).isEqualTo(256 << 10);
+        assertThat(config.debug()).isEqualTo(Config.Debug.WARN);
+        assertThat(config.debugSubsys()).containsExactlyInAnyOrder(Config.Subsys.INIT, Config.Subsys.NET);
+        assertThat(comms[1].config().timeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(comms[0].choiceFor(Collective.ALL_REDUCE, 1 << 20, DataType.FLOAT32).algorithm()).isEqualTo("ring");
+        List<float[]> results = onEachRank(comms, comm -> {
+            try (Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
+                MemorySegment buf = floats(arena, 1000, comm.rank() + 1);
+                comm.allReduce(buf, buf, 1000, DataType.FLOAT32, RedOp.SUM, s);
+                s.synchronize();
+                return buf.toArray(ValueLayout.JAVA_FLOAT);
+            }
+        });
+        assertThat(results).allSatisfy(r -> assertThat(r).hasSize(1000).containsOnly(3f));
+    }
+
+    @Test
+    void callChoiceSaysHowACallRuns() throws Exception {
+        Communicator[] comms = Communicator.initAll(2, Config.defaults().withAlgorithms("ring").withProtocols("Simple"));
+        Communicator comm = comms[0];
+        // @start region="call-choice"
+        CallChoice c = comm.choiceFor(Collective.ALL_REDUCE, 1 << 20, DataType.FLOAT32);
+        String how = c.algorithm() + "/" + c.protocol() + " on " + c.channels() + " channels, chosen by the " + c.source();
+        // with JCCL_ALGO=ring JCCL_PROTO=Simple: "ring/Simple on 2 channels, chosen by the model", say
+        // @end
+        try {
+            assertThat(c.algorithm()).isEqualTo("ring");
+            assertThat(c.protocol()).isEqualTo("Simple");
+            assertThat(c.source()).isEqualTo("model");
+            assertThat(c.channels()).isPositive();
+            assertThat(how).isEqualTo("ring/Simple on " + c.channels() + " channels, chosen by the model");
+            assertThat(comms[1].choiceFor(Collective.ALL_REDUCE, 1 << 20, DataType.FLOAT32)).isEqualTo(c);
+        } finally {
+            for (Communicator each : comms) {
+                each.close();
+            }
+        }
+    }
+
+    @Test
+    void collectiveSizesTheBuffersOfACall() throws Exception {
+        Communicator[] comms = Communicator.initAll(2, Config.defaults());
+        List<int[]> results = onEachRank(comms, comm -> {
+            try (Arena arena = Arena.ofShared(); HostStream stream = new HostStream()) {
+                long count = 3;
+                // @start region="collective"
+                Collective op = Collective.parse("allgather");     // as nccl-tests names its binaries
+                long in = op.inputCount(count, comm.size(), comm.rank(), 0);    // count
+                long out = op.outputCount(count, comm.size(), comm.rank(), 0);  // count * size
+                MemorySegment send = arena.allocate(DataType.INT32.bytes(in));
+                MemorySegment recv = arena.allocate(DataType.INT32.bytes(out));
+                for (long i = 0; i < in; i++) {
+                    send.setAtIndex(ValueLayout.JAVA_INT, i, comm.rank() * 10 + (int) i);
+                }
+                comm.allGather(send, recv, count, DataType.INT32, stream);
+                stream.synchronize();                           // recv: {0, 1, 2, 10, 11, 12} on both ranks
+                // @end
+                assertThat(op).isEqualTo(Collective.ALL_GATHER);
+                assertThat(in).isEqualTo(3);
+                assertThat(out).isEqualTo(6);
+                return recv.toArray(ValueLayout.JAVA_INT);
+            }
+        });
+        assertThat(results).allSatisfy(r -> assertThat(r).containsExactly(0, 1, 2, 10, 11, 12));
+    }
+
+    @Test
+    void dataTypeNamesTheElementsOfACall() throws Exception {
+        Communicator[] comms = Communicator.initAll(2, Config.defaults());
+        List<int[]> results = onEachRank(comms, comm -> {
+            try (Arena arena = Arena.ofShared(); HostStream stream = new HostStream()) {
+                // @start region="data-type"
+                DataType type = DataType.parse("int32");                // as nccl-tests' -d int32
+                long count = 1024;
+                MemorySegment buf = arena.allocate(type.bytes(count));  // 4096 bytes
+                for (long i = 0; i < count; i++) {
+                    buf.setAtIndex(ValueLayout.JAVA_INT, i, (int) i * (comm.rank() == 0 ? 1 : -1));
+                }
+                comm.allReduce(buf, buf, count, type, RedOp.MAX, stream);
+                stream.synchronize();                                    // buf: 0, 1, 2, ... 1023
+                long halves = DataType.BFLOAT16.bytes(count);            // 2048
+                // @end
+                assertThat(type).isEqualTo(DataType.INT32);
+                assertThat(buf.byteSize()).isEqualTo(4096);
+                assertThat(halves).isEqualTo(2048);
+                return buf.toArray(ValueLayout.JAVA_INT);
+            }
+        });
+        int[] want = new int[1024];
+        for (int i = 0; i < want.length; i++) {
+            want[i] = i;
+        }
+        assertThat(results).allSatisfy(r -> assertThat(r).isEqualTo(want));
+    }
+
+    @Test
+    void redOpsAverageAndScale() throws Exception {
+        Communicator[] comms = Communicator.initAll(2, Config.defaults());
+        List<float[][]> results = onEachRank(comms, comm -> {
+            try (Arena arena = Arena.ofShared(); HostStream stream = new HostStream()) {
+                int n = 256;
+                MemorySegment grads = floats(arena, n, comm.rank() + 1);    // rank 0: 1, rank 1: 2
+                MemorySegment mean = arena.allocate(ValueLayout.JAVA_FLOAT, n);
+                MemorySegment alsoMean = arena.allocate(ValueLayout.JAVA_FLOAT, n);
+                // @start region="red-op"
+                RedOp avg = RedOp.AVG;                                  // sum, then divide by the ranks
+                RedOp scaled = RedOp.preMulSum(1.0 / comm.size());      // each input times 1/size, then sum
+                comm.allReduce(grads, mean, n, DataType.FLOAT32, avg, stream);
+                comm.allReduce(grads, alsoMean, n, DataType.FLOAT32, scaled, stream);
+                stream.synchronize();                                   // both: (1 + 2) / 2 = 1.5
+                // @end
+                return new float[][] {mean.toArray(ValueLayout.JAVA_FLOAT), alsoMean.toArray(ValueLayout.JAVA_FLOAT)};
+            }
+        });
+        assertThat(results).allSatisfy(r -> {
+            assertThat(r[0]).hasSize(256).containsOnly(1.5f);
+            assertThat(r[1]).hasSize(256).containsOnly(1.5f);
+        });
+    }
+
+    @Test
+    void aGroupOfSendsAndReceivesFromOneThread() {
+        Communicator[] comms = Communicator.initAll(3, Config.defaults());
+        HostStream[] streams = {new HostStream(), new HostStream(), new HostStream()};
+        try (Arena arena = Arena.ofShared()) {
+            int n = 100;
+            int size = comms.length;
+            MemorySegment[] out = new MemorySegment[size];
+            MemorySegment[] in = new MemorySegment[size];
+            for (int r = 0; r < size; r++) {
+                out[r] = floats(arena, n, r + 1);
+                in[r] = floats(arena, n, 0);
+            }
+            // @start region="group"
+            Group.start();
+            for (Communicator comm : comms) {                   // one thread drives every rank
+                int rank = comm.rank();
+                Stream stream = streams[rank];
+                comm.send(out[rank], n, DataType.FLOAT32, (rank + 1) % size, stream);
+                comm.recv(in[rank], n, DataType.FLOAT32, (rank + size - 1) % size, stream);
+            }
+            Group.end();                                        // all of them issued here, none waiting on another
+            for (Stream stream : streams) {
+                stream.synchronize();                           // in[r] holds out[r - 1]'s values
+            }
+            // @end
+            for (int r = 0; r < size; r++) {
+                assertThat(in[r].toArray(ValueLayout.JAVA_FLOAT)).as("rank " + r).hasSize(n)
+                        .containsOnly((float) ((r + size - 1) % size + 1));
+            }
+        } finally {
+            for (int r = 0; r < comms.length; r++) {
+                streams[r].close();
+                comms[r].close();
+            }
+        }
+    }
+
+    @Test
+    void aHostStreamRunsCallsInOrderOnItsThread() throws Exception {
+        Communicator[] comms = Communicator.initAll(2, Config.defaults());
+        List<float[]> results = onEachRank(comms, comm -> {
+            int n = 512;
+            try (Arena arena = Arena.ofShared()) {                 // shared: the stream's thread uses it too
+                MemorySegment buf = floats(arena, n, comm.rank() + 1);
+                // @start region="host-stream"
+                try (HostStream s = new HostStream()) {
+                    comm.allReduce(buf, buf, n, DataType.FLOAT32, RedOp.SUM, s);     // queued: 1 + 2 = 3
+                    comm.allReduce(buf, buf, n, DataType.FLOAT32, RedOp.PROD, s);    // after it: 3 * 3 = 9
+                    s.synchronize();                                                 // waits for both
+                }
+                // @end
+                return buf.toArray(ValueLayout.JAVA_FLOAT);
+            }
+        });
+        assertThat(results).allSatisfy(r -> assertThat(r).hasSize(512).containsOnly(9f));
+    }
+
+    // @start region="stream"
+    /** Averages {@code grads} over the ranks of {@code comm}, on whichever engine's stream it is given. */
+    static void averageInPlace(Communicator comm, MemorySegment grads, long n, Stream stream) {
+        comm.allReduce(grads, grads, n, DataType.FLOAT32, RedOp.AVG, stream);
+        stream.synchronize();            // rethrows the all-reduce's failure
+    }
+    // @end
+
+    @Test
+    void codeWrittenAgainstStreamRunsOnAHostStream() throws Exception {
+        Communicator[] comms = Communicator.initAll(2, Config.defaults());
+        List<float[]> results = onEachRank(comms, comm -> {
+            try (Arena arena = Arena.ofShared(); HostStream stream = new HostStream()) {
+                MemorySegment grads = floats(arena, 64, comm.rank() == 0 ? 1 : 4);
+                averageInPlace(comm, grads, 64, stream);
+                assertThat(stream.query()).isTrue();
+                return grads.toArray(ValueLayout.JAVA_FLOAT);
+            }
+        });
+        assertThat(results).allSatisfy(r -> assertThat(r).hasSize(64).containsOnly(2.5f));
+    }
+
+    /** What a training step does while its all-reduce runs. */
+    private static float[] prepareNextBatch() {
+        return new float[] {1, 2, 3};
+    }
+
+    @Test
+    void workIsAnAsyncCallToWaitFor() throws Exception {
+        Communicator[] comms = Communicator.initAll(2, Config.defaults());
+        List<float[]> results = onEachRank(comms, comm -> {
+            int n = 2048;
+            try (Arena arena = Arena.ofShared(); HostStream stream = new HostStream()) {
+                MemorySegment buf = floats(arena, n, comm.rank() + 1);
+                // @start region="work"
+                Work w = comm.allReduceAsync(buf, buf, n, DataType.FLOAT32, RedOp.SUM, stream);
+                float[] next = prepareNextBatch();      // the all-reduce runs meanwhile
+                if (!w.await(Duration.ofSeconds(30))) {
+                    comm.abort();                       // give up on a call that does not finish
+                    throw new IllegalStateException("the all-reduce did not finish in 30 s: " + w);
+                }
+                // buf holds the sum now: 1 + 2 = 3 everywhere
+                // @end
+                assertThat(next).hasSize(3);
+                assertThat(w.isCompleted()).isTrue();
+                w.join();
+                return buf.toArray(ValueLayout.JAVA_FLOAT);
+            }
+        });
+        assertThat(results).allSatisfy(r -> assertThat(r).hasSize(2048).containsOnly(3f));
+    }
+
+    @Test
+    void errorCodesSayWhatToDoAboutAFailure() {
+        Communicator[] comms = Communicator.initAll(2, Config.defaults());
+        Communicator comm = comms[0];
+        try (Arena arena = Arena.ofShared(); HostStream stream = new HostStream()) {
+            MemorySegment buf = floats(arena, 4, 1);
+            long count = 8;                                     // more than buf holds: a caller's bug
+            // @start region="error-code"
+            String outcome;
+            try {
+                comm.allReduce(buf, buf, count, DataType.FLOAT32, RedOp.SUM, stream);
+                stream.synchronize();
+                outcome = "done";
+            } catch (JcclException e) {
+                outcome = switch (e.code()) {
+                    case INVALID_ARGUMENT, INVALID_USAGE -> "fix the call: " + e.detail();
+                    case TIMEOUT, REMOTE_ERROR -> {
+                        comm.abort();                           // a peer is gone: start again without it
+                        yield "peer lost: " + e.getMessage();
+                    }
+                    default -> throw e;
+                };
+            }
+            // outcome: "fix the call: argument 'sendbuff' holds 16 bytes but the call needs 32"
+            // @end
+            assertThat(outcome).isEqualTo("fix the call: argument 'sendbuff' holds 16 bytes but the call needs 32");
+            assertThat(ErrorCode.INVALID_ARGUMENT.value()).isEqualTo(4);
+            // Nothing was queued: the communicator still works.
+            assertThat(comm.state()).isEqualTo(Communicator.State.READY);
+        } finally {
+            for (Communicator each : comms) {
+                each.close();
+            }
+        }
+    }
+
+    @Test
+    void aJcclExceptionNamesTheRankAndTheArgument() {
+        Communicator[] comms = Communicator.initAll(2, Config.defaults());
+        Communicator comm = comms[1];
+        String report = null;
+        try (HostStream stream = new HostStream()) {
+            // @start region="jccl-exception"
+            try (Arena arena = Arena.ofConfined()) {            // wrong: the stream's thread cannot use it
+                MemorySegment buf = arena.allocate(ValueLayout.JAVA_FLOAT, 4);
+                comm.allReduce(buf, buf, 4, DataType.FLOAT32, RedOp.SUM, stream);
+                stream.synchronize();
+            } catch (JcclException e) {
+                // e.getMessage(): "rank 1: invalid_argument: argument 'sendbuff' is confined to another thread; ..."
+                report = "rank " + e.rank() + " failed with " + e.code() + ": " + e.detail();
+            }
+            // @end
+        } finally {
+            for (Communicator each : comms) {
+                each.close();
+            }
+        }
+        assertThat(report).startsWith("rank 1 failed with INVALID_ARGUMENT: argument 'sendbuff' is confined to another thread;");
     }
 }
