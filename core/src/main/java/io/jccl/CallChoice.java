@@ -4,12 +4,10 @@ package io.jccl;
 /**
  * How a communicator runs calls of one shape: the algorithm and protocol (by their
  * {@code JCCL_ALGO}/{@code JCCL_PROTO} names), the channels, and what decided ({@code model},
- * {@code table} for a calibrated tuning table, {@code rules} for NCCL tuner-plugin rules).
+ * {@code table} for a calibrated tuning table, {@code rules} for NCCL tuner-plugin rules), as
+ * {@link Communicator#choiceFor} tells it; every rank answers alike:
  *
- * <pre>{@code
- * CallChoice c = comm.choiceFor(Collective.ALL_REDUCE, 1 << 20, DataType.FLOAT32);
- * System.out.println(c.algorithm() + "/" + c.protocol());
- * }</pre>
+ * {@snippet class="io.jccl.JcclExamplesTest" region="call-choice"}
  */
 public record CallChoice(String algorithm, String protocol, int channels, String source) {
     @Override

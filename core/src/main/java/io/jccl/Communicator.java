@@ -30,31 +30,16 @@ import java.util.function.Supplier;
  * and the rank) and then runs asynchronously on the given stream. Every rank must issue the same
  * collectives in the same order. After a failure the communicator refuses work until closed.
  *
- * <pre>{@code
- * Communicator[] comms = Communicator.initAll(4, Config.fromEnvironment());
- * // one thread per rank, as with one process per GPU:
- * Communicator c = comms[rank];
- * try (Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
- *     MemorySegment buf = arena.allocate(1024 * 4);
- *     c.allReduce(buf, buf, 1024, DataType.FLOAT32, RedOp.SUM, s);
- *     s.synchronize();
- * }
- * }</pre>
+ * {@snippet class="io.jccl.JcclExamplesTest" region="communicator-threads"}
  *
  * <p>One rank per process, as with NCCL's {@code ncclCommInitRank}: rank 0 makes a {@link CommId}
- * and hands its text to the others (or the launcher does, and {@link #fromEnvironment()} reads it):
+ * and hands its text to the others (or the launcher does, and {@link #fromEnvironment()} reads it);
+ * {@code sendToTheOthers} and {@code receiveFromRank0} stand for the job's own channel (a file, a
+ * key-value store), and {@code config} names the interface the ranks meet on:
  *
- * <pre>{@code
- * CommId id = rank == 0 ? CommId.create() : CommId.parse(textFromRank0);
- * try (Communicator c = Communicator.init(id, nranks, rank, Config.fromEnvironment());
- *      Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
- *     MemorySegment buf = arena.allocate(1024 * 4);
- *     c.allReduce(buf, buf, 1024, DataType.FLOAT32, RedOp.SUM, s);
- *     s.synchronize();
- * }
- * }</pre>
+ * {@snippet class="io.jccl.JcclExamplesTest" region="communicator-processes"}
  *
- * Ranks that are threads of one process talk through in-process FIFOs, ranks in other processes of
+ * <p>Ranks that are threads of one process talk through in-process FIFOs, ranks in other processes of
  * the same host through FIFOs in {@code /dev/shm}. Rank 0's plan-deciding settings and tuning file
  * are used by every rank. {@link #initAllCuda} makes ranks of the CUDA engine instead: device
  * buffers, {@link io.jccl.CudaStream}s, the same plans run by PTX kernels (docs/gpu.md).

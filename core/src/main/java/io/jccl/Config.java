@@ -22,11 +22,7 @@ import java.util.Set;
  * check a value as its variable is checked (a {@link JcclException} naming the variable, the value
  * and what is allowed).
  *
- * <pre>{@code
- * Config c = Config.fromEnvironment().withTimeout(Duration.ofSeconds(30)).withAlgorithms("ring")
- *         .withBuffSize("LL", 256 << 10).withDebug(Config.Debug.INFO).withDebugSubsys("INIT,NET");
- * Communicator[] comms = Communicator.initAll(4, c);
- * }</pre>
+ * {@snippet class="io.jccl.JcclExamplesTest" region="config"}
  */
 public final class Config {
     /** What jccl logs (JCCL_DEBUG), as NCCL_DEBUG: each level also logs what the ones before it do. */

@@ -2,11 +2,10 @@
 package io.jccl;
 
 /**
- * The element types of NCCL ({@code ncclDataType_t}), with NCCL's numeric values.
+ * The element types of NCCL ({@code ncclDataType_t}), with NCCL's numeric values; a call's
+ * counts are elements of its type, and {@link #bytes(long)} sizes its buffers:
  *
- * <pre>{@code
- * long bytes = DataType.BFLOAT16.bytes(1024);   // 2048
- * }</pre>
+ * {@snippet class="io.jccl.JcclExamplesTest" region="data-type"}
  */
 public enum DataType {
     INT8(0, 1, false, false),

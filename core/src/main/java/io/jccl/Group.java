@@ -16,13 +16,11 @@ import java.util.Map;
  * can drive several ranks of {@link Communicator#initAll} this way. Groups nest; only the
  * outermost end issues. All operations of one communicator in a group must use one stream.
  *
- * <pre>{@code
- * Group.start();
- * comm.send(out, n, DataType.FLOAT32, (rank + 1) % size, stream);
- * comm.recv(in, n, DataType.FLOAT32, (rank + size - 1) % size, stream);
- * Group.end();
- * stream.synchronize();
- * }</pre>
+ * <p>Each rank sends {@code n} floats to the next of a ring and receives as many from the one
+ * before, one thread driving every rank of {@code comms} (from {@code initAll}), rank r with its
+ * stream {@code streams[r]} and buffers {@code out[r]} and {@code in[r]}:
+ *
+ * {@snippet class="io.jccl.JcclExamplesTest" region="group"}
  */
 public final class Group {
     private static final ThreadLocal<State> STATE = ThreadLocal.withInitial(State::new);

@@ -12,12 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * host stream must be accessible from other threads: heap arrays, or memory from a shared, global
  * or automatic arena, not a confined one.
  *
- * <pre>{@code
- * try (HostStream s = new HostStream()) {
- *     comm.allReduce(buf, buf, n, DataType.FLOAT32, RedOp.SUM, s);
- *     s.synchronize();
- * }
- * }</pre>
+ * {@snippet class="io.jccl.JcclExamplesTest" region="host-stream"}
  */
 public final class HostStream implements Stream, AutoCloseable {
     private static final AtomicInteger IDS = new AtomicInteger();

@@ -10,10 +10,9 @@ import java.util.Objects;
  * towards zero, as C does). {@link #preMulSum(double)} multiplies every rank's input by a scalar
  * before summing, as {@code ncclRedOpCreatePreMulSum} does.
  *
- * <pre>{@code
- * RedOp mean = RedOp.AVG;
- * RedOp scaled = RedOp.preMulSum(0.125);   // sum of inputs each multiplied by 1/8
- * }</pre>
+ * <p>Two ranks average their gradients both ways (rank 0's are 1, rank 1's are 2):
+ *
+ * {@snippet class="io.jccl.JcclExamplesTest" region="red-op"}
  */
 public final class RedOp {
     /** What an operation computes. */

@@ -18,13 +18,7 @@ import java.util.concurrent.TimeoutException;
  * launches on a {@link CudaStream} (whose failures are its communicator's: a CUDA rank that fails
  * fails every call after).
  *
- * <pre>{@code
- * Work w = comm.allReduceAsync(buf, buf, n, DataType.FLOAT32, RedOp.SUM, stream);
- * prepareNextBatch();                 // the all-reduce runs meanwhile
- * if (!w.await(Duration.ofSeconds(30))) {
- *     comm.abort();                   // give up on a call that does not finish
- * }
- * }</pre>
+ * {@snippet class="io.jccl.JcclExamplesTest" region="work"}
  */
 public final class Work {
     private final int rank;
