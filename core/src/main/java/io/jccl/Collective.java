@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.jccl;
 
-/** The operations a plan can describe; point-to-point groups are {@link #SEND_RECV}. */
+/**
+ * The operations a plan can describe; point-to-point groups are {@link #SEND_RECV}. Each says how
+ * many elements a rank's buffers hold for a call of NCCL's {@code count}
+ * ({@link #inputCount}, {@link #outputCount}), and {@link #parse} reads the names nccl-tests uses:
+ *
+ * {@snippet class="io.jccl.JcclExamplesTest" region="collective"}
+ */
 public enum Collective {
     ALL_REDUCE(true),
     BROADCAST(false),

@@ -3,7 +3,10 @@ package io.jccl;
 
 /**
  * Why a jccl call failed, in the spirit of NCCL's {@code ncclResult_t}. The numeric values of the
- * codes NCCL defines are NCCL's, so logs from both libraries read alike.
+ * codes NCCL defines are NCCL's, so logs from both libraries read alike. A caller tells by it
+ * what to do about a {@link JcclException}:
+ *
+ * {@snippet class="io.jccl.JcclExamplesTest" region="error-code"}
  */
 public enum ErrorCode {
     /** A CUDA driver call failed. */

@@ -3,7 +3,10 @@ package io.jccl;
 
 /**
  * The one exception jccl throws. It carries an {@link ErrorCode} and, where one is involved, the
- * rank that raised it; its message names the argument or the peer at fault.
+ * rank that raised it; its message names the argument or the peer at fault. Here a buffer of a
+ * confined arena, which the stream's thread may not use:
+ *
+ * {@snippet class="io.jccl.JcclExamplesTest" region="jccl-exception"}
  */
 public class JcclException extends RuntimeException {
     private static final long serialVersionUID = 1L;
