@@ -13,13 +13,9 @@ import java.lang.foreign.MemorySegment;
  * be read or written on the host (its address is not host memory); pass it to the CUDA engine's
  * collectives and copy with {@link #copyToDevice}/{@link #copyToHost}.
  *
- * <pre>{@code
- * CudaDevice gpu = CudaDevice.open(0);
- * try (Arena arena = Arena.ofShared()) {
- *     MemorySegment buf = gpu.allocate(1024 * 4, arena);   // 1024 floats on the GPU
- *     gpu.copyToDevice(buf, MemorySegment.ofArray(new float[1024]));
- * }                                                      // cuMemFree here
- * }</pre>
+ * {@snippet class="io.jccl.JcclExamplesTestOnGpu" region="cuda-device"}
+ *
+ * <p>(The example runs with the tests where {@link #available()}: a GPU and its driver.)
  */
 public final class CudaDevice {
     private final int ordinal;

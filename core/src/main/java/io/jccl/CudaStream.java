@@ -10,14 +10,13 @@ import java.lang.foreign.MemorySegment;
  * (descriptors uploaded, the kernel launched) and run asynchronously, in order with the caller's
  * other work on that stream. {@link #synchronize()} waits for the stream and then reports the
  * first failure of the communicators that launched on it (a timeout, a size mismatch, an abort).
- * Each rank of a communicator needs its own stream: ranks sharing one GPU run concurrently.
+ * Each rank of a communicator needs its own stream: ranks sharing one GPU run concurrently. Here
+ * two ranks {@code comms} of {@link Communicator#initAllCuda(int, CudaDevice, Config)} share
+ * {@code gpu}, rank r with its buffer {@code buf[r]} of {@code n} floats in device memory:
  *
- * <pre>{@code
- * try (CudaStream s = new CudaStream(gpu)) {
- *     comm.allReduce(buf, buf, n, DataType.FLOAT32, RedOp.SUM, s);
- *     s.synchronize();
- * }
- * }</pre>
+ * {@snippet class="io.jccl.JcclExamplesTestOnGpu" region="cuda-stream"}
+ *
+ * <p>(The example runs with the tests where {@link CudaDevice#available()}: a GPU and its driver.)
  */
 public final class CudaStream implements Stream, AutoCloseable {
     private final GpuStream stream;
