@@ -94,6 +94,8 @@ class CudaDriverTest {
             calls.put("cuMemsetD8Async", () -> CudaDriver.memsetAsync(0x1000, (byte) 0, 64, MemorySegment.NULL));
             calls.put("cuPointerGetAttribute(MEMORY_TYPE)", () -> CudaDriver.memoryType(0x1000));
             calls.put("cuPointerGetAttribute(DEVICE_ORDINAL)", () -> CudaDriver.pointerDevice(0x1000));
+            calls.put("cuPointerGetAttribute(CONTEXT)", () -> CudaDriver.pointerContext(0x1000));
+            calls.put("cuPointerGetAttribute(RANGE_START_ADDR)", () -> CudaDriver.pointerRange(0x1000));
             calls.put("cuIpcGetMemHandle", () -> CudaDriver.ipcHandle(0x1000, arena));
             calls.put("cuIpcOpenMemHandle", () -> CudaDriver.openIpcHandle(arena.allocate(64)));
             calls.put("cuIpcCloseMemHandle", () -> CudaDriver.closeIpcHandle(0x1000));
