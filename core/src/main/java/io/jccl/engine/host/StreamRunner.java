@@ -5,8 +5,10 @@ import io.jccl.ErrorCode;
 import io.jccl.JcclException;
 import io.jccl.engine.EngineStream;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -49,7 +51,7 @@ public final class StreamRunner implements EngineStream, AutoCloseable {
     private volatile long failures;
     private volatile Throwable lastFailure;
     private volatile long lastEnqueueNanos;
-    private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger pending = new AtomicInteger();
     /** A thread parked in {@link #enqueue} until the queue shrinks. */
     private volatile Thread enqueueWaiter;
 
@@ -154,8 +156,8 @@ public final class StreamRunner implements EngineStream, AutoCloseable {
      * marks are tasks of this stream, so they run in order with the call's own; a failure of
      * earlier work is not the call's. {@link #synchronize()} still reports the failure too.
      */
-    public java.util.concurrent.CompletableFuture<Void> completion(Runnable issue) {
-        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+    public CompletableFuture<Void> completion(Runnable issue) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
         long[] before = new long[1];
         enqueue(() -> before[0] = failures);
         try {
