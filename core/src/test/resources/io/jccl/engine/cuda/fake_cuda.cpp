@@ -14,6 +14,11 @@
  * JCCL_CONN_SYSTEM (another agent's accesses need system-scope ordering).
  * JCCL_FAKE_TOPOLOGY (or jccl_fake_set_topology; fake_topology.h) describes the GPUs instead: their
  * number, bus ids, compute capabilities and which pairs support peer access (cuDeviceGetP2PAttribute).
+ * Stream capture follows the driver's rules (cuStreamBeginCapture_v2 on): a capturing stream adds
+ * graph nodes instead of running, events fork and join streams of a capture, and the calls CUDA
+ * forbids during a capture fail and invalidate it; cuGraphLaunch runs a graph's nodes each in a thread
+ * of its own as soon as what they depend on is done. Hooks for tests: jccl_fake_live_user_objects,
+ * jccl_fake_graph_kernel_nodes and jccl_fake_active_captures (at the end of the capture section).
  */
 #include <cstdio>
 #include <cstring>
@@ -35,10 +40,12 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
 #include <utility>
+#include <vector>
 
 typedef int CUresult;
 static const CUresult OK = 0, INVALID_VALUE = 1, NOT_READY = 600, NOT_FOUND = 500, INVALID_HANDLE = 400;
@@ -157,8 +164,49 @@ struct IpcHandle {
 };
 const uint64_t IPC_MAGIC = 0x6a63636c66616b65; /* "jcclfake" */
 
+/* Stream capture: codes, modes (CUstreamCaptureMode) and statuses (CUstreamCaptureStatus). */
+const CUresult ILLEGAL_STATE = 401, CAPTURE_UNSUPPORTED = 900, CAPTURE_INVALIDATED = 901, CAPTURE_MERGE = 902,
+    CAPTURE_UNMATCHED = 903, CAPTURE_UNJOINED = 904, CAPTURE_ISOLATION = 905, CAPTURED_EVENT = 907,
+    CAPTURE_WRONG_THREAD = 908;
+enum { MODE_GLOBAL = 0, MODE_THREAD_LOCAL = 1, MODE_RELAXED = 2 };
+enum { STATUS_NONE = 0, STATUS_ACTIVE = 1, STATUS_INVALIDATED = 2 };
+
+/* A node of a graph: what it runs (its arguments copied when it was captured, as CUDA copies a
+ * kernel's parameters) and the indexes of the nodes it waits for; children only in an exec. */
+struct Op {
+    size_t index;
+    bool kernel;
+    std::function<void()> run;
+    std::vector<size_t> deps, children;
+};
+struct UserObject {
+    void* ptr;
+    void (*destroy)(void*);
+    unsigned refs;
+};
+/* Nodes one by one on the heap, since their addresses are the CUgraphNode handles. */
+struct Graph {
+    std::vector<std::unique_ptr<Op>> nodes;
+    std::map<UserObject*, unsigned> refs; /* the user-object references the graph owns */
+};
+struct Stream;
+/* A capture sequence, shared by its origin stream and every stream that joined it through an event. */
+struct Capture {
+    uint64_t id;
+    int status; /* STATUS_ACTIVE or STATUS_INVALIDATED */
+    int mode;
+    std::thread::id thread; /* the one that began it */
+    Graph* graph;
+    Stream* origin;
+    std::vector<Stream*> streams; /* origin first */
+};
+
 struct Stream {
     int device = currentDevice;
+    /* Under captureLock: the sequence the stream is in, and the nodes its next captured operation
+     * depends on (CUgraphNode handles, so that cuStreamGetCaptureInfo_v3 hands out the array). */
+    std::shared_ptr<Capture> capture;
+    std::vector<void*> tail;
     std::mutex lock;
     std::condition_variable changed;
     std::deque<std::function<void()>> work;
@@ -215,6 +263,11 @@ struct Event {
     std::condition_variable changed;
     uint64_t recorded = 0, completed = 0;
     double at = 0; /* ms, when the last record completed */
+    /* Under captureLock: whether the last record was captured, in which sequence (gone once it
+     * ended) and the nodes it stands for then. */
+    bool captured = false;
+    std::weak_ptr<Capture> capturedIn;
+    std::vector<void*> capturedNodes;
 };
 
 /* The legacy stream (NULL) runs everything at once, in the caller. */
@@ -273,6 +326,183 @@ int reachable(const jccl_batch& batch, int device) {
         }
     }
     return 0;
+}
+
+/* Capture state: the sequences begun and not ended (invalidated ones included), the streams' and
+ * events' capture fields and the graphs' nodes and references; never held while anything runs. */
+std::mutex captureLock;
+std::vector<std::shared_ptr<Capture>> captures;
+uint64_t lastCaptureId = 0;
+thread_local int captureMode = MODE_GLOBAL;
+
+/* User objects: their counts under userLock (taken after captureLock, never before it). */
+std::mutex userLock;
+std::atomic<int> liveUserObjects{0};
+
+/* CUDA runs destroy callbacks on a thread of its own, never in the call that drops the last
+ * reference: this stream's worker (never destroyed, as callbacks may come while the process exits). */
+Stream* callbackThread() {
+    static Stream* s = new Stream();
+    return s;
+}
+
+void dropReferences(UserObject* o, unsigned count) {
+    bool last;
+    {
+        std::lock_guard<std::mutex> g(userLock);
+        o->refs -= count < o->refs ? count : o->refs;
+        last = o->refs == 0;
+    }
+    if (last) {
+        callbackThread()->enqueue([o] {
+            if (o->destroy != nullptr) o->destroy(o->ptr);
+            delete o;
+            liveUserObjects--;
+        });
+    }
+}
+
+void destroyGraph(Graph* graph) {
+    for (auto& r : graph->refs) dropReferences(r.first, r.second);
+    delete graph;
+}
+
+/* Under captureLock: takes every stream of c out of capture; the graph goes unless it is handed out. */
+void endCapture(std::shared_ptr<Capture> c, bool keepGraph) {
+    for (Stream* t : c->streams) {
+        t->capture.reset();
+        t->tail.clear();
+    }
+    c->streams.clear();
+    for (size_t i = 0; i < captures.size(); i++) {
+        if (captures[i] == c) {
+            captures.erase(captures.begin() + (long)i);
+            break;
+        }
+    }
+    if (!keepGraph) destroyGraph(c->graph);
+    c->graph = nullptr;
+}
+
+/* cuThreadExchangeStreamCaptureMode's rule for potentially unsafe calls: unless this thread is
+ * RELAXED, a sequence it began not RELAXED, or (this thread in GLOBAL mode) any thread's begun in
+ * GLOBAL mode, forbids the call, which invalidates them. */
+CUresult unsafeCall() {
+    if (captureMode == MODE_RELAXED) return OK;
+    std::lock_guard<std::mutex> g(captureLock);
+    bool forbidden = false;
+    for (auto& c : captures) {
+        bool mine = c->thread == std::this_thread::get_id() && c->mode != MODE_RELAXED;
+        if (mine || (captureMode == MODE_GLOBAL && c->mode == MODE_GLOBAL)) {
+            c->status = STATUS_INVALIDATED;
+            forbidden = true;
+        }
+    }
+    return forbidden ? CAPTURE_UNSUPPORTED : OK;
+}
+
+/* A stream operation: runs f in order on the stream or, on a capturing one, becomes a node of the
+ * capture's graph after the stream's tail (the checks of the operation were made by the caller). */
+CUresult streamOperation(void* stream, bool kernel, std::function<void()> f) {
+    if (stream != nullptr) {
+        Stream* s = static_cast<Stream*>(stream);
+        std::lock_guard<std::mutex> g(captureLock);
+        if (s->capture) {
+            if (s->capture->status == STATUS_INVALIDATED) return CAPTURE_INVALIDATED;
+            Graph* graph = s->capture->graph;
+            std::unique_ptr<Op> op(new Op{graph->nodes.size(), kernel, std::move(f), {}, {}});
+            for (void* d : s->tail) op->deps.push_back(static_cast<Op*>(d)->index);
+            s->tail.assign(1, op.get());
+            graph->nodes.push_back(std::move(op));
+            return OK;
+        }
+    }
+    submit(stream, std::move(f));
+    return OK;
+}
+
+/* An instantiated graph: its own copy of the nodes and its own user-object references. Launches
+ * take tickets and run in their order; the last one to end after cuGraphExecDestroy retires it. */
+struct Exec {
+    std::vector<Op> ops;
+    std::map<UserObject*, unsigned> refs;
+    std::mutex lock;
+    std::condition_variable turn;
+    uint64_t tickets = 0, serving = 0;
+    int inFlight = 0;
+    bool destroyed = false;
+};
+
+void retire(Exec* x) {
+    for (auto& r : x->refs) dropReferences(r.first, r.second);
+    delete x;
+}
+
+/* Every node starts in a thread of its own once the nodes it depends on have ended: the kernels of
+ * different ranks wait for one another, so running the branches one after the other would hang. */
+void runNodes(const std::vector<Op>& ops) {
+    std::vector<size_t> waiting(ops.size());
+    std::vector<std::thread> threads;
+    std::mutex m;
+    std::condition_variable changed;
+    std::deque<size_t> ended;
+    auto start = [&](size_t i) {
+        threads.emplace_back([&, i] {
+            ops[i].run();
+            std::lock_guard<std::mutex> g(m);
+            ended.push_back(i);
+            changed.notify_all();
+        });
+    };
+    std::unique_lock<std::mutex> g(m);
+    for (size_t i = 0; i < ops.size(); i++) {
+        waiting[i] = ops[i].deps.size();
+        if (waiting[i] == 0) start(i);
+    }
+    for (size_t done = 0; done < ops.size(); done++) {
+        changed.wait(g, [&] { return !ended.empty(); });
+        size_t i = ended.front();
+        ended.pop_front();
+        for (size_t c : ops[i].children) {
+            if (--waiting[c] == 0) start(c);
+        }
+    }
+    g.unlock();
+    for (std::thread& t : threads) t.join();
+}
+
+/* Waiting for a capturing stream is forbidden whatever the mode, and invalidates its sequence. */
+CUresult capturingStream(Stream* s) {
+    std::lock_guard<std::mutex> g(captureLock);
+    if (!s->capture) return OK;
+    s->capture->status = STATUS_INVALIDATED;
+    return CAPTURE_UNSUPPORTED;
+}
+
+/* An event last recorded in a capture stands for graph nodes, not work a stream will do:
+ * CUDA_ERROR_CAPTURED_EVENT, whatever the mode; otherwise waiting is a potentially unsafe call. */
+CUresult capturedEvent(Event* e) {
+    {
+        std::lock_guard<std::mutex> g(captureLock);
+        if (e->captured) return CAPTURED_EVENT;
+    }
+    return unsafeCall();
+}
+
+void runExec(Exec* x, uint64_t ticket) {
+    {
+        std::unique_lock<std::mutex> g(x->lock);
+        x->turn.wait(g, [x, ticket] { return x->serving == ticket; });
+    }
+    runNodes(x->ops);
+    bool last;
+    {
+        std::lock_guard<std::mutex> g(x->lock);
+        x->serving++;
+        last = --x->inFlight == 0 && x->destroyed;
+        x->turn.notify_all();
+    }
+    if (last) retire(x);
 }
 }  // namespace
 
@@ -399,8 +629,13 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, void* f, int t
 }
 
 CUresult cuGetErrorName(CUresult e, const char** s) {
+    static const char* const capture[] = {"CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED",
+        "CUDA_ERROR_STREAM_CAPTURE_MERGE", "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED", "CUDA_ERROR_STREAM_CAPTURE_UNJOINED",
+        "CUDA_ERROR_STREAM_CAPTURE_ISOLATION", "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT", "CUDA_ERROR_CAPTURED_EVENT",
+        "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD"};
     *s = e == OK ? "CUDA_SUCCESS" : e == INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE"
-        : e == ILLEGAL_ADDRESS ? "CUDA_ERROR_ILLEGAL_ADDRESS" : "CUDA_ERROR_FAKE";
+        : e == ILLEGAL_ADDRESS ? "CUDA_ERROR_ILLEGAL_ADDRESS" : e == ILLEGAL_STATE ? "CUDA_ERROR_ILLEGAL_STATE"
+        : e >= CAPTURE_UNSUPPORTED && e <= CAPTURE_WRONG_THREAD ? capture[e - CAPTURE_UNSUPPORTED] : "CUDA_ERROR_FAKE";
     return OK;
 }
 CUresult cuGetErrorString(CUresult e, const char** s) {
@@ -411,25 +646,39 @@ CUresult cuGetErrorString(CUresult e, const char** s) {
     return OK;
 }
 
+/* The calls that cuThreadExchangeStreamCaptureMode's rule forbids during a capture (unsafeCall)
+ * begin with it: allocations, registrations, synchronous copies, module loads, event queries. */
 CUresult cuMemAlloc_v2(uint64_t* p, size_t bytes) {
+    if (CUresult r = unsafeCall()) return r;
     void* m = allocateShared(bytes);
     if (m == nullptr) return 2;
     *p = (uint64_t)m;
     return OK;
 }
-CUresult cuMemFree_v2(uint64_t p) { return release(reinterpret_cast<void*>(p), MEMFD) ? OK : INVALID_VALUE; }
+CUresult cuMemFree_v2(uint64_t p) {
+    if (CUresult r = unsafeCall()) return r;
+    return release(reinterpret_cast<void*>(p), MEMFD) ? OK : INVALID_VALUE;
+}
 CUresult cuMemHostAlloc(void** p, size_t bytes, unsigned) {
+    if (CUresult r = unsafeCall()) return r;
     *p = allocate(bytes, 1 /* CU_MEMORYTYPE_HOST */);
     return *p ? OK : 2;
 }
-CUresult cuMemFreeHost(void* p) { return release(p, HEAP) ? OK : INVALID_VALUE; }
+CUresult cuMemFreeHost(void* p) {
+    if (CUresult r = unsafeCall()) return r;
+    return release(p, HEAP) ? OK : INVALID_VALUE;
+}
 CUresult cuMemHostRegister_v2(void* p, size_t bytes, unsigned) {
+    if (CUresult r = unsafeCall()) return r;
     std::lock_guard<std::mutex> g(memoryLock);
     if (p == nullptr || bytes == 0 || allocations.count((uintptr_t)p)) return INVALID_VALUE;
     allocations[(uintptr_t)p] = {bytes, 1 /* HOST */, REGISTERED, -1, 0, -1};
     return OK;
 }
-CUresult cuMemHostUnregister(void* p) { return release(p, REGISTERED) ? OK : INVALID_VALUE; }
+CUresult cuMemHostUnregister(void* p) {
+    if (CUresult r = unsafeCall()) return r;
+    return release(p, REGISTERED) ? OK : INVALID_VALUE;
+}
 
 /* IPC: the handle names the exporting process's memfd, which the opener maps through /proc. */
 CUresult cuIpcGetMemHandle(void* handle, uint64_t d) {
@@ -448,6 +697,7 @@ struct CUipcMemHandle { char reserved[64]; }; /* passed by value, as libcuda's *
 /* The memory is on the exporter's GPU, as this process names it (cuDeviceGetByPCIBusId); from
  * another GPU, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS (1) enables the current context's peer access to it. */
 CUresult cuIpcOpenMemHandle_v2(uint64_t* d, CUipcMemHandle handle, unsigned flags) {
+    if (CUresult r = unsafeCall()) return r;
     IpcHandle h;
     memcpy(&h, handle.reserved, sizeof h);
     if (h.magic != IPC_MAGIC) return INVALID_VALUE;
@@ -506,18 +756,25 @@ CUresult cuPointerGetAttribute(void* data, int attribute, uint64_t p) {
     return OK;
 }
 
-CUresult cuMemcpyHtoD_v2(uint64_t d, const void* s, size_t n) { memcpy(reinterpret_cast<void*>(d), s, n); return OK; }
-CUresult cuMemcpyDtoH_v2(void* d, uint64_t s, size_t n) { memcpy(d, reinterpret_cast<void*>(s), n); return OK; }
-CUresult cuMemcpyAsync(uint64_t d, uint64_t s, size_t n, void* stream) {
-    submit(stream, [d, s, n] { memcpy(reinterpret_cast<void*>(d), reinterpret_cast<void*>(s), n); });
+CUresult cuMemcpyHtoD_v2(uint64_t d, const void* s, size_t n) {
+    if (CUresult r = unsafeCall()) return r;
+    memcpy(reinterpret_cast<void*>(d), s, n);
     return OK;
 }
-CUresult cuMemsetD8Async(uint64_t d, unsigned char v, size_t n, void* stream) {
-    submit(stream, [d, v, n] { memset(reinterpret_cast<void*>(d), v, n); });
+CUresult cuMemcpyDtoH_v2(void* d, uint64_t s, size_t n) {
+    if (CUresult r = unsafeCall()) return r;
+    memcpy(d, reinterpret_cast<void*>(s), n);
     return OK;
+}
+CUresult cuMemcpyAsync(uint64_t d, uint64_t s, size_t n, void* stream) {
+    return streamOperation(stream, false, [d, s, n] { memcpy(reinterpret_cast<void*>(d), reinterpret_cast<void*>(s), n); });
+}
+CUresult cuMemsetD8Async(uint64_t d, unsigned char v, size_t n, void* stream) {
+    return streamOperation(stream, false, [d, v, n] { memset(reinterpret_cast<void*>(d), v, n); });
 }
 
 CUresult cuModuleLoadDataEx(void** module, const void*, unsigned, void*, void*) {
+    if (CUresult r = unsafeCall()) return r;
     *module = reinterpret_cast<void*>(0x2000);
     return OK;
 }
@@ -534,22 +791,63 @@ CUresult cuLaunchKernel(void* f, unsigned gx, unsigned, unsigned, unsigned bx, u
     CUresult reach = reachable(batch, currentDevice);
     if (reach != OK) return reach;
     emu_kernel k = reinterpret_cast<emu_kernel>(f);
-    submit(stream, [k, batch, gx] { emu_launch(k, batch, gx, EMULATED_THREADS); });
-    return OK;
+    return streamOperation(stream, true, [k, batch, gx] { emu_launch(k, batch, gx, EMULATED_THREADS); });
 }
 
 CUresult cuStreamCreate(void** s, unsigned) { *s = new Stream(); return OK; }
-CUresult cuStreamDestroy_v2(void* s) { delete static_cast<Stream*>(s); return OK; }
-CUresult cuStreamSynchronize(void* s) {
-    if (s != nullptr) static_cast<Stream*>(s)->drain();
+/* A capturing stream destroyed invalidates its sequence and leaves it; its origin destroyed ends it,
+ * as nothing could end it any more. */
+CUresult cuStreamDestroy_v2(void* stream) {
+    Stream* s = static_cast<Stream*>(stream);
+    {
+        std::lock_guard<std::mutex> g(captureLock);
+        if (std::shared_ptr<Capture> c = s->capture) {
+            c->status = STATUS_INVALIDATED;
+            if (c->origin == s) {
+                endCapture(c, false);
+            } else {
+                for (size_t i = 0; i < c->streams.size(); i++) {
+                    if (c->streams[i] == s) c->streams.erase(c->streams.begin() + (long)i);
+                }
+                s->capture.reset();
+            }
+        }
+    }
+    delete s;
     return OK;
 }
-CUresult cuStreamQuery(void* s) { return s == nullptr || static_cast<Stream*>(s)->idle() ? OK : NOT_READY; }
+CUresult cuStreamSynchronize(void* s) {
+    if (s == nullptr) return OK;
+    if (CUresult r = capturingStream(static_cast<Stream*>(s))) return r;
+    static_cast<Stream*>(s)->drain();
+    return OK;
+}
+CUresult cuStreamQuery(void* s) {
+    if (s == nullptr) return OK;
+    if (CUresult r = capturingStream(static_cast<Stream*>(s))) return r;
+    return static_cast<Stream*>(s)->idle() ? OK : NOT_READY;
+}
 
 CUresult cuEventCreate(void** e, unsigned) { *e = new Event(); return OK; }
 CUresult cuEventDestroy_v2(void* e) { delete static_cast<Event*>(e); return OK; }
+/* On a capturing stream a record counts nothing: the event stands for the stream's tail in its
+ * sequence (what cuStreamWaitEvent forks or joins on); a record outside capture forgets that. */
 CUresult cuEventRecord(void* ev, void* stream) {
     Event* e = static_cast<Event*>(ev);
+    {
+        std::lock_guard<std::mutex> g(captureLock);
+        Stream* s = static_cast<Stream*>(stream);
+        if (s != nullptr && s->capture) {
+            if (s->capture->status == STATUS_INVALIDATED) return CAPTURE_INVALIDATED;
+            e->captured = true;
+            e->capturedIn = s->capture;
+            e->capturedNodes = s->tail;
+            return OK;
+        }
+        e->captured = false;
+        e->capturedIn.reset();
+        e->capturedNodes.clear();
+    }
     uint64_t seq;
     {
         std::lock_guard<std::mutex> g(e->lock);
@@ -563,8 +861,47 @@ CUresult cuEventRecord(void* ev, void* stream) {
     });
     return OK;
 }
+/* An event of an active sequence brings a stream that is not capturing into it (a fork) or adds
+ * its nodes to a capturing stream's tail (a join); an event recorded outside capture cannot be a
+ * dependency of captured work (ISOLATION), nor can another sequence's (MERGE). */
 CUresult cuStreamWaitEvent(void* stream, void* ev, unsigned) {
     Event* e = static_cast<Event*>(ev);
+    {
+        std::lock_guard<std::mutex> g(captureLock);
+        Stream* s = static_cast<Stream*>(stream);
+        std::shared_ptr<Capture> mine = s != nullptr ? s->capture : nullptr;
+        if (mine && mine->status == STATUS_INVALIDATED) return CAPTURE_INVALIDATED;
+        if (e->captured) {
+            std::shared_ptr<Capture> c = e->capturedIn.lock();
+            if (!c || s == nullptr) {
+                /* its sequence ended (or the legacy stream, which cannot capture, would join it) */
+                if (mine) mine->status = STATUS_INVALIDATED;
+                if (c) c->status = STATUS_INVALIDATED;
+                return mine ? CAPTURE_ISOLATION : c ? CAPTURE_UNSUPPORTED : CAPTURED_EVENT;
+            }
+            if (c->status == STATUS_INVALIDATED) return CAPTURE_INVALIDATED;
+            if (mine && mine != c) return CAPTURE_MERGE;
+            if (!mine) {
+                s->capture = c;
+                s->tail = e->capturedNodes;
+                c->streams.push_back(s);
+                return OK;
+            }
+            for (void* n : e->capturedNodes) {
+                bool known = false;
+                for (void* t : s->tail) known = known || t == n;
+                if (!known) s->tail.push_back(n);
+            }
+            return OK;
+        }
+        if (mine) {
+            /* an event never recorded stands for no work: no dependency */
+            std::lock_guard<std::mutex> h(e->lock);
+            if (e->recorded == 0) return OK;
+            mine->status = STATUS_INVALIDATED;
+            return CAPTURE_ISOLATION;
+        }
+    }
     uint64_t target;
     {
         std::lock_guard<std::mutex> g(e->lock);
@@ -578,17 +915,216 @@ CUresult cuStreamWaitEvent(void* stream, void* ev, unsigned) {
 }
 CUresult cuEventSynchronize(void* ev) {
     Event* e = static_cast<Event*>(ev);
+    if (CUresult r = capturedEvent(e)) return r;
     std::unique_lock<std::mutex> g(e->lock);
     e->changed.wait(g, [e] { return e->completed >= e->recorded; });
     return OK;
 }
 CUresult cuEventQuery(void* ev) {
     Event* e = static_cast<Event*>(ev);
+    if (CUresult r = capturedEvent(e)) return r;
     std::lock_guard<std::mutex> g(e->lock);
     return e->completed >= e->recorded ? OK : NOT_READY;
 }
 CUresult cuEventElapsedTime_v2(float* ms, void* a, void* b) {
     *ms = (float)(static_cast<Event*>(b)->at - static_cast<Event*>(a)->at);
     return OK;
+}
+
+/* Stream capture. The legacy stream cannot capture; a capture is ended on its origin stream, by the
+ * thread that began it unless it began RELAXED. */
+CUresult cuStreamBeginCapture_v2(void* stream, int mode) {
+    if (stream == nullptr) return CAPTURE_UNSUPPORTED;
+    if (mode < MODE_GLOBAL || mode > MODE_RELAXED) return INVALID_VALUE;
+    Stream* s = static_cast<Stream*>(stream);
+    std::lock_guard<std::mutex> g(captureLock);
+    if (s->capture) return ILLEGAL_STATE;
+    std::shared_ptr<Capture> c(
+        new Capture{++lastCaptureId, STATUS_ACTIVE, mode, std::this_thread::get_id(), new Graph(), s, {s}});
+    s->capture = c;
+    s->tail.clear();
+    captures.push_back(c);
+    return OK;
+}
+/* A stream that joined must have been joined back: every node of its tail is one the origin's
+ * tail depends on (or is in it), else the graph would not hold all of the captured work's ordering. */
+CUresult cuStreamEndCapture(void* stream, void** graph) {
+    if (graph == nullptr) return INVALID_VALUE;
+    Stream* s = static_cast<Stream*>(stream);
+    std::lock_guard<std::mutex> g(captureLock);
+    std::shared_ptr<Capture> c = s != nullptr ? s->capture : nullptr;
+    if (!c) return ILLEGAL_STATE;
+    if (c->origin != s) return CAPTURE_UNMATCHED;
+    if (c->mode != MODE_RELAXED && c->thread != std::this_thread::get_id()) return CAPTURE_WRONG_THREAD;
+    *graph = nullptr;
+    if (c->status == STATUS_INVALIDATED) {
+        endCapture(c, false);
+        return CAPTURE_INVALIDATED;
+    }
+    std::vector<bool> joined(c->graph->nodes.size());
+    std::vector<size_t> todo;
+    for (void* n : s->tail) todo.push_back(static_cast<Op*>(n)->index);
+    while (!todo.empty()) {
+        size_t i = todo.back();
+        todo.pop_back();
+        if (joined[i]) continue;
+        joined[i] = true;
+        for (size_t d : c->graph->nodes[i]->deps) todo.push_back(d);
+    }
+    for (Stream* t : c->streams) {
+        for (void* n : t->tail) {
+            if (!joined[static_cast<Op*>(n)->index]) {
+                endCapture(c, false);
+                return CAPTURE_UNJOINED;
+            }
+        }
+    }
+    *graph = c->graph;
+    endCapture(c, true);
+    return OK;
+}
+CUresult cuStreamIsCapturing(void* stream, int* status) {
+    if (status == nullptr) return INVALID_VALUE;
+    std::lock_guard<std::mutex> g(captureLock);
+    Stream* s = static_cast<Stream*>(stream);
+    *status = s != nullptr && s->capture ? s->capture->status : STATUS_NONE;
+    return OK;
+}
+/* The dependencies are the stream's own tail array: valid until the next call on the stream. */
+CUresult cuStreamGetCaptureInfo_v3(void* stream, int* status, uint64_t* id, void** graph, void* const** dependencies,
+                                   const void** edgeData, size_t* count) {
+    std::lock_guard<std::mutex> g(captureLock);
+    Stream* s = static_cast<Stream*>(stream);
+    std::shared_ptr<Capture> c = s != nullptr ? s->capture : nullptr;
+    bool active = c && c->status == STATUS_ACTIVE;
+    if (status != nullptr) *status = c ? c->status : STATUS_NONE;
+    if (id != nullptr) *id = active ? c->id : 0;
+    if (graph != nullptr) *graph = active ? c->graph : nullptr;
+    if (dependencies != nullptr) *dependencies = active && !s->tail.empty() ? s->tail.data() : nullptr;
+    if (edgeData != nullptr) *edgeData = nullptr;
+    if (count != nullptr) *count = active ? s->tail.size() : 0;
+    return OK;
+}
+CUresult cuThreadExchangeStreamCaptureMode(int* mode) {
+    if (mode == nullptr || *mode < MODE_GLOBAL || *mode > MODE_RELAXED) return INVALID_VALUE;
+    int previous = captureMode;
+    captureMode = *mode;
+    *mode = previous;
+    return OK;
+}
+
+/* Graphs. An exec copies the graph's nodes (it does not change with the graph afterwards) and
+ * holds references of its own on the graph's user objects. */
+CUresult cuGraphInstantiateWithFlags(void** exec, void* graph, unsigned long long) {
+    if (exec == nullptr || graph == nullptr) return INVALID_VALUE;
+    Graph* from = static_cast<Graph*>(graph);
+    Exec* x = new Exec();
+    std::lock_guard<std::mutex> g(captureLock);
+    for (auto& op : from->nodes) x->ops.push_back(*op);
+    for (Op& op : x->ops) {
+        for (size_t d : op.deps) x->ops[d].children.push_back(op.index);
+    }
+    x->refs = from->refs;
+    std::lock_guard<std::mutex> h(userLock);
+    for (auto& r : x->refs) r.first->refs += r.second;
+    *exec = x;
+    return OK;
+}
+/* One job on the stream runs the whole graph; launches of one exec run one at a time, in order. */
+CUresult cuGraphLaunch(void* exec, void* stream) {
+    if (exec == nullptr) return INVALID_VALUE;
+    if (stream != nullptr) {
+        std::lock_guard<std::mutex> g(captureLock);
+        std::shared_ptr<Capture> c = static_cast<Stream*>(stream)->capture;
+        if (c) {
+            c->status = STATUS_INVALIDATED;
+            return CAPTURE_UNSUPPORTED;
+        }
+    }
+    Exec* x = static_cast<Exec*>(exec);
+    uint64_t ticket;
+    {
+        std::lock_guard<std::mutex> g(x->lock);
+        if (x->destroyed) return INVALID_VALUE;
+        ticket = x->tickets++;
+        x->inFlight++;
+    }
+    submit(stream, [x, ticket] { runExec(x, ticket); });
+    return OK;
+}
+/* Returns at once: an exec with launches in flight is retired by the last of them to end. */
+CUresult cuGraphExecDestroy(void* exec) {
+    if (exec == nullptr) return INVALID_VALUE;
+    Exec* x = static_cast<Exec*>(exec);
+    bool idle;
+    {
+        std::lock_guard<std::mutex> g(x->lock);
+        if (x->destroyed) return INVALID_VALUE;
+        x->destroyed = true;
+        idle = x->inFlight == 0;
+    }
+    if (idle) retire(x);
+    return OK;
+}
+/* A graph still being captured into is the capture's to destroy. */
+CUresult cuGraphDestroy(void* graph) {
+    if (graph == nullptr) return INVALID_VALUE;
+    std::lock_guard<std::mutex> g(captureLock);
+    for (auto& c : captures) {
+        if (c->graph == graph) return ILLEGAL_STATE;
+    }
+    destroyGraph(static_cast<Graph*>(graph));
+    return OK;
+}
+
+/* User objects. The fake refuses to release more references than the object has (undefined in CUDA). */
+CUresult cuUserObjectCreate(void** object, void* ptr, void (*destroy)(void*), unsigned initialRefcount, unsigned flags) {
+    if (object == nullptr || initialRefcount == 0 || initialRefcount > INT32_MAX) return INVALID_VALUE;
+    if (flags != 1 /* CU_USER_OBJECT_NO_DESTRUCTOR_SYNC */) return INVALID_VALUE;
+    *object = new UserObject{ptr, destroy, initialRefcount};
+    liveUserObjects++;
+    return OK;
+}
+CUresult cuUserObjectRetain(void* object, unsigned count) {
+    if (object == nullptr || count == 0 || count > INT32_MAX) return INVALID_VALUE;
+    std::lock_guard<std::mutex> g(userLock);
+    static_cast<UserObject*>(object)->refs += count;
+    return OK;
+}
+CUresult cuUserObjectRelease(void* object, unsigned count) {
+    if (object == nullptr || count == 0 || count > INT32_MAX) return INVALID_VALUE;
+    {
+        std::lock_guard<std::mutex> g(userLock);
+        if (count > static_cast<UserObject*>(object)->refs) return INVALID_VALUE;
+    }
+    dropReferences(static_cast<UserObject*>(object), count);
+    return OK;
+}
+/* flags 0: new references for the graph; CU_GRAPH_USER_OBJECT_MOVE (1): the caller's, handed over. */
+CUresult cuGraphRetainUserObject(void* graph, void* object, unsigned count, unsigned flags) {
+    if (graph == nullptr || object == nullptr || count == 0 || count > INT32_MAX || flags > 1) return INVALID_VALUE;
+    UserObject* o = static_cast<UserObject*>(object);
+    std::lock_guard<std::mutex> g(captureLock);
+    static_cast<Graph*>(graph)->refs[o] += count;
+    if (flags == 0) {
+        std::lock_guard<std::mutex> h(userLock);
+        o->refs += count;
+    }
+    return OK;
+}
+
+/* Tests: user objects created whose destroy callback has not yet run; the kernel nodes of a graph
+ * (-1 for NULL); capture sequences begun and not yet ended (invalidated ones included). */
+int jccl_fake_live_user_objects(void) { return liveUserObjects.load(); }
+int jccl_fake_graph_kernel_nodes(void* graph) {
+    if (graph == nullptr) return -1;
+    std::lock_guard<std::mutex> g(captureLock);
+    int n = 0;
+    for (auto& op : static_cast<Graph*>(graph)->nodes) n += op->kernel ? 1 : 0;
+    return n;
+}
+int jccl_fake_active_captures(void) {
+    std::lock_guard<std::mutex> g(captureLock);
+    return (int)captures.size();
 }
 }
