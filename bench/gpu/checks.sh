@@ -3,8 +3,11 @@
 # The GPU checks of docs/gpu.md, from a folder made by bundle.sh, on a machine with a GPU:
 # the GPU tests (CudaCollectivesTest; CudaMultiGpuTest, which skips on one GPU), compute-sanitizer's memcheck and racecheck on a short
 # sweep, and the perf sweeps of the table in docs/gpu.md. Logs go to $OUT (default ./out).
-#   ./checks.sh [tests|sanitizer|perf|procs]...     (default: the first three)
+#   ./checks.sh [tests|sanitizer|perf|procs|graphs]...     (default: the first three)
 # procs: the all-reduce sweep with one rank per process (CUDA IPC, pinned host memory, the socket proxy).
+# graphs: 8 B and 128 MiB all-reduces of 2 and 8 ranks, eager against CUDA graphs (-G), three rounds
+# alternated; with OLD=DIR (the lib/ of an older bundle) its eager rows are alternated in as well.
+# QUICK=1: the sanitizers run on the tuner's choices, eager and in graphs, not on each algorithm forced.
 # TESTS_TIMEOUT: seconds the GPU tests may take (default 600); at the limit their JVM's stacks go to
 # tests.log (SIGQUIT), and a test that started and never finished is named.
 set -uo pipefail
@@ -25,7 +28,7 @@ tests() {
     timeout -s QUIT -k 20 "${TESTS_TIMEOUT:-600}" "$java" -Xss4m --enable-native-access=ALL-UNNAMED -cp "$cp" \
         org.junit.platform.console.ConsoleLauncher execute --disable-banner --details=flat --details-theme=ascii \
         --include-tag gpu --select-class io.jccl.engine.cuda.CudaCollectivesTest \
-        --select-class io.jccl.engine.cuda.CudaMultiGpuTest > "$out/tests.log" 2>&1
+        --select-class io.jccl.engine.cuda.CudaMultiGpuTest --select-class io.jccl.JcclExamplesTestOnGpu > "$out/tests.log" 2>&1
     echo "tests: exit $?"; grep -E 'tests (successful|failed|aborted)' "$out/tests.log"
     grep -aE '^.{0,8}(Finished|Skipped|Aborted).*(FAILED|ABORTED|Reason)' "$out/tests.log" | cut -c1-300 | head -20
     # a test started and never finished: the one a cut-short run was in
@@ -35,12 +38,18 @@ tests() {
 
 sanitizer() {
     for tool in memcheck racecheck; do
+        # the calls captured in CUDA graphs and replayed (-G)
+        timeout 300 compute-sanitizer --tool $tool "${perf_cmd[@]}" allreduce --engine cuda -t 2 -b 8 -e 4M -f 64 -n 2 -w 1 --min-time 0 \
+            --jit_warmup 0 -G 2 > "$out/$tool-graph.log" 2>&1 || true
+        echo "$tool (CUDA graphs): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool-graph.log")"
         timeout 300 compute-sanitizer --tool $tool "${perf_cmd[@]}" allreduce --engine cuda -t 2 -b 8 -e 4M -f 64 -n 2 -w 1 --min-time 0 \
             --jit_warmup 0 > "$out/$tool.log" 2>&1 || true
         echo "$tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool.log")"
         # Each algorithm's kernels forced (the tuner above picks the butterfly up to 2 MiB): the tree's
         # and the split tree's (two teams of a block on named barriers) middle ranks need 4; the
         # butterfly on 3 ranks folds one into another (scratch, docs/gpu.md "Scratch").
+        # QUICK=1: the tuner's choices only
+        [[ -n "${QUICK:-}" ]] && continue
         for a in ring:2 tree:4 splittree:4 butterfly:3; do
             JCCL_ALGO=${a%:*} timeout 300 compute-sanitizer --tool $tool "${perf_cmd[@]}" allreduce --engine cuda -t ${a#*:} \
                 -b 8 -e 4M -f 64 -n 2 -w 1 --min-time 0 --jit_warmup 0 > "$out/$tool-${a%:*}.log" 2>&1 || true
@@ -68,6 +77,25 @@ sweeps() {
         done
     done
     echo "perf: $out/perf.log"
+}
+
+graphs() {
+    : > "$out/graphs.log"
+    local old=()
+    [[ -n "${OLD:-}" ]] && old=("$java" -Xss4m --enable-native-access=$access -p "$OLD/jccl-bindings-$v.jar:$OLD/jccl-kernels-$v.jar:$OLD/jccl-core-$v.jar:$OLD/jccl-bench-$v.jar" -m io.jccl.bench/io.jccl.bench.Main perf)
+    for round in 1 2 3; do
+        for t in 2 8; do
+            echo "## round $round, $t ranks, eager" >> "$out/graphs.log"
+            perf allreduce --engine cuda -t $t -b 8 -e 128M -f 4096 >> "$out/graphs.log" 2>&1
+            echo "## round $round, $t ranks, CUDA graphs" >> "$out/graphs.log"
+            perf allreduce --engine cuda -t $t -b 8 -e 128M -f 4096 -G 20 >> "$out/graphs.log" 2>&1
+            if [[ ${#old[@]} -gt 0 ]]; then
+                echo "## round $round, $t ranks, eager, OLD" >> "$out/graphs.log"
+                "${old[@]}" allreduce --engine cuda -t $t -b 8 -e 128M -f 4096 >> "$out/graphs.log" 2>&1
+            fi
+        done
+    done
+    grep -E '^##|^  +(8|32768|134217728) ' "$out/graphs.log"
 }
 
 procs() {
@@ -99,6 +127,7 @@ for what in "$@"; do
         sanitizer) sanitizer ;;
         perf) sweeps ;;
         procs) procs ;;
-        *) echo "checks.sh: unknown check $what (tests, sanitizer, perf, procs)" >&2; exit 2 ;;
+        graphs) graphs ;;
+        *) echo "checks.sh: unknown check $what (tests, sanitizer, perf, procs, graphs)" >&2; exit 2 ;;
     esac
 done

@@ -87,6 +87,20 @@ CUDA_FUNCS = [
   ("cuStreamQuery", "I", [("hStream","P")], "CUresult cuStreamQuery(CUstream hStream)"),
   ("cuStreamWaitEvent", "I", [("hStream","P"),("hEvent","P"),("Flags","I")], "CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)"),
  ]),
+ ("Stream capture and graphs", [
+  ("cuStreamBeginCapture_v2", "I", [("hStream","P"),("mode","I")], "CUresult cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode)"),
+  ("cuStreamEndCapture", "I", [("hStream","P"),("phGraph","P")], "CUresult cuStreamEndCapture(CUstream hStream, CUgraph *phGraph)"),
+  ("cuStreamIsCapturing", "I", [("hStream","P"),("captureStatus","P")], "CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus)"),
+  ("cuStreamGetCaptureInfo_v3", "I", [("hStream","P"),("captureStatus_out","P"),("id_out","P"),("graph_out","P"),("dependencies_out","P"),("edgeData_out","P"),("numDependencies_out","P")], "CUresult cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out)"),
+  ("cuThreadExchangeStreamCaptureMode", "I", [("mode","P")], "CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)"),
+  ("cuGraphInstantiateWithFlags", "I", [("phGraphExec","P"),("hGraph","P"),("flags","J")], "CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags)"),
+  ("cuGraphLaunch", "I", [("hGraphExec","P"),("hStream","P")], "CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)"),
+  ("cuGraphExecDestroy", "I", [("hGraphExec","P")], "CUresult cuGraphExecDestroy(CUgraphExec hGraphExec)"),
+  ("cuGraphDestroy", "I", [("hGraph","P")], "CUresult cuGraphDestroy(CUgraph hGraph)"),
+  ("cuUserObjectCreate", "I", [("object_out","P"),("ptr","P"),("destroy","P"),("initialRefcount","I"),("flags","I")], "CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags)"),
+  ("cuUserObjectRelease", "I", [("object","P"),("count","I")], "CUresult cuUserObjectRelease(CUuserObject object, unsigned int count)"),
+  ("cuGraphRetainUserObject", "I", [("graph","P"),("object","P"),("count","I"),("flags","I")], "CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags)"),
+ ]),
  ("Events", [
   ("cuEventCreate", "I", [("phEvent","P"),("Flags","I")], "CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)"),
   ("cuEventDestroy_v2", "I", [("hEvent","P")], "CUresult cuEventDestroy(CUevent hEvent)"),
@@ -99,7 +113,7 @@ CUDA_FUNCS = [
 
 CUDA_CONST_GROUPS = [
  ("CUresult", "RE:CUDA_SUCCESS|CUDA_ERROR_[A-Z0-9_]+"),
- ("CUdevice_attribute (the ones jccl reads)", ["CU_DEVICE_ATTRIBUTE_"+a for a in "MAX_THREADS_PER_BLOCK WARP_SIZE MULTIPROCESSOR_COUNT MAX_BLOCKS_PER_MULTIPROCESSOR MAX_SHARED_MEMORY_PER_BLOCK MAX_SHARED_MEMORY_PER_BLOCK_OPTIN MAX_SHARED_MEMORY_PER_MULTIPROCESSOR L2_CACHE_SIZE GLOBAL_MEMORY_BUS_WIDTH ASYNC_ENGINE_COUNT CAN_MAP_HOST_MEMORY UNIFIED_ADDRESSING INTEGRATED CONCURRENT_MANAGED_ACCESS COOPERATIVE_LAUNCH HOST_NATIVE_ATOMIC_SUPPORTED PCI_BUS_ID PCI_DEVICE_ID PCI_DOMAIN_ID COMPUTE_CAPABILITY_MAJOR COMPUTE_CAPABILITY_MINOR GPU_DIRECT_RDMA_SUPPORTED DMA_BUF_SUPPORTED".split()]),
+ ("CUdevice_attribute (the ones jccl reads)", ["CU_DEVICE_ATTRIBUTE_"+a for a in "MAX_THREADS_PER_BLOCK WARP_SIZE MULTIPROCESSOR_COUNT MAX_BLOCKS_PER_MULTIPROCESSOR MAX_SHARED_MEMORY_PER_BLOCK MAX_SHARED_MEMORY_PER_BLOCK_OPTIN MAX_SHARED_MEMORY_PER_MULTIPROCESSOR L2_CACHE_SIZE GLOBAL_MEMORY_BUS_WIDTH ASYNC_ENGINE_COUNT CAN_MAP_HOST_MEMORY UNIFIED_ADDRESSING INTEGRATED CONCURRENT_MANAGED_ACCESS COOPERATIVE_LAUNCH HOST_NATIVE_ATOMIC_SUPPORTED PCI_BUS_ID PCI_DEVICE_ID PCI_DOMAIN_ID MEMORY_CLOCK_RATE COMPUTE_CAPABILITY_MAJOR COMPUTE_CAPABILITY_MINOR GPU_DIRECT_RDMA_SUPPORTED DMA_BUF_SUPPORTED".split()]),
  ("CUdevice_P2PAttribute", ["CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK","CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED","CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED"]),
  ("Context flags (primary context state)", ["CU_CTX_SCHED_AUTO","CU_CTX_SCHED_SPIN","CU_CTX_SCHED_YIELD","CU_CTX_SCHED_BLOCKING_SYNC","CU_CTX_SCHED_MASK","CU_CTX_MAP_HOST"]),
  ("cuMemHostAlloc and cuMemHostRegister flags", ["CU_MEMHOSTALLOC_PORTABLE","CU_MEMHOSTALLOC_DEVICEMAP","CU_MEMHOSTALLOC_WRITECOMBINED","CU_MEMHOSTREGISTER_PORTABLE","CU_MEMHOSTREGISTER_DEVICEMAP","CU_MEMHOSTREGISTER_IOMEMORY","CU_MEMHOSTREGISTER_READ_ONLY"]),
@@ -109,6 +123,7 @@ CUDA_CONST_GROUPS = [
  ("Inter-process handles", ["CU_IPC_HANDLE_SIZE","CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS"]),
  ("CUjit_option (cuModuleLoadDataEx)", ["CU_JIT_"+a for a in "MAX_REGISTERS THREADS_PER_BLOCK WALL_TIME INFO_LOG_BUFFER INFO_LOG_BUFFER_SIZE_BYTES ERROR_LOG_BUFFER ERROR_LOG_BUFFER_SIZE_BYTES OPTIMIZATION_LEVEL TARGET_FROM_CUCONTEXT GENERATE_LINE_INFO LOG_VERBOSE".split()]),
  ("CUfunction_attribute", ["CU_FUNC_ATTRIBUTE_"+a for a in "MAX_THREADS_PER_BLOCK SHARED_SIZE_BYTES CONST_SIZE_BYTES LOCAL_SIZE_BYTES NUM_REGS PTX_VERSION BINARY_VERSION MAX_DYNAMIC_SHARED_SIZE_BYTES".split()]),
+ ("Stream capture (CUstreamCaptureStatus, CUstreamCaptureMode) and graph user objects", ["CU_STREAM_CAPTURE_STATUS_NONE","CU_STREAM_CAPTURE_STATUS_ACTIVE","CU_STREAM_CAPTURE_STATUS_INVALIDATED","CU_STREAM_CAPTURE_MODE_GLOBAL","CU_STREAM_CAPTURE_MODE_THREAD_LOCAL","CU_STREAM_CAPTURE_MODE_RELAXED","CU_USER_OBJECT_NO_DESTRUCTOR_SYNC","CU_GRAPH_USER_OBJECT_MOVE","CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD"]),
  ("Stream and event flags", ["CU_STREAM_DEFAULT","CU_STREAM_NON_BLOCKING","CU_EVENT_DEFAULT","CU_EVENT_BLOCKING_SYNC","CU_EVENT_DISABLE_TIMING","CU_EVENT_INTERPROCESS","CU_EVENT_WAIT_DEFAULT"]),
 ]
 

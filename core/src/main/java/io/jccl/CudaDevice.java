@@ -23,6 +23,8 @@ public final class CudaDevice {
     private final int multiprocessors;
     private final String name;
     private final String pciBusId;
+    /** Peak memory bandwidth in GB/s, 0 where the driver does not say; -1 until asked. */
+    private volatile double memoryGBps = -1;
 
     private CudaDevice(int ordinal, MemorySegment context, int multiprocessors, String name, String pciBusId) {
         this.ordinal = ordinal;
@@ -78,6 +80,27 @@ public final class CudaDevice {
 
     public int ordinal() {
         return ordinal;
+    }
+
+    /**
+     * The peak bandwidth of the GPU's memory in GB/s: twice its memory clock times its bus width
+     * (CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, _GLOBAL_MEMORY_BUS_WIDTH; about 3 352 on an H100
+     * 80GB HBM3); 0 where the driver does not report them. The CUDA engine's cost model scales to it.
+     */
+    public double memoryBandwidthGBps() {
+        double known = memoryGBps;
+        if (known < 0) {
+            try {
+                int dev = CudaDriver.device(ordinal);
+                double kHz = CudaDriver.attribute(io.jccl.bindings.cuda.Cuda.CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, dev);
+                double bits = CudaDriver.attribute(io.jccl.bindings.cuda.Cuda.CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, dev);
+                known = Math.max(0, 2 * kHz * 1e3 * bits / 8 / 1e9);
+            } catch (JcclException e) {
+                known = 0;
+            }
+            memoryGBps = known;
+        }
+        return known;
     }
 
     /** The device's primary context ({@code CUcontext}, cuDevicePrimaryCtxRetain), for the caller's own driver calls. */

@@ -12,7 +12,7 @@ import java.util.Arrays;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The examples of {@link CudaDevice} and {@link CudaStream}, as {@link JcclExamplesTest} has the
+ * The examples of {@link CudaDevice}, {@link CudaStream} and {@link CudaGraph}, as {@link JcclExamplesTest} has the
  * others': they compile with the tests, and run only where {@link CudaDevice#available()} (a GPU
  * and its driver); elsewhere they are skipped.
  *
@@ -86,6 +86,61 @@ class JcclExamplesTestOnGpu {
         }
         for (float[] sum : sums) {
             assertThat(sum).hasSize(n).containsOnly(3f);     // 1 + 2
+        }
+    }
+
+    @Test
+    void aCudaGraphReplaysCapturedCalls() {
+        CudaDevice gpu = CudaDevice.open(0);
+        int n = 1024;
+        Communicator[] comms = Communicator.initAllCuda(2, gpu, Config.fromEnvironment());
+        float[][] out = new float[2][n];
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] in = new MemorySegment[2];
+            MemorySegment[] sum = new MemorySegment[2];
+            for (int r = 0; r < 2; r++) {
+                float[] values = new float[n];
+                Arrays.fill(values, r + 1);
+                in[r] = gpu.allocate(n * 4L, arena);
+                sum[r] = gpu.allocate(n * 4L, arena);
+                gpu.copyToDevice(in[r], MemorySegment.ofArray(values));
+            }
+            CudaStream[] streams = {new CudaStream(gpu), new CudaStream(gpu)};
+            CudaGraph[] graphs = new CudaGraph[2];
+            try {
+                for (Communicator comm : comms) {
+                    int r = comm.rank();
+                    // @start region="cuda-graph"
+                    CudaStream s = streams[r];
+                    graphs[r] = CudaGraph.capture(s, () -> {         // recorded, not run
+                        for (int i = 0; i < 100; i++) {
+                            comm.allReduce(in[r], sum[r], n, DataType.FLOAT32, RedOp.SUM, s);
+                        }
+                    });
+                    graphs[r].launch(s);                             // the 100 calls, one driver call
+                    // @end
+                }
+                for (CudaStream s : streams) {
+                    s.synchronize();
+                }
+            } finally {
+                for (int r = 0; r < 2; r++) {
+                    if (graphs[r] != null) {
+                        graphs[r].close();
+                    }
+                    streams[r].close();
+                }
+            }
+            for (int r = 0; r < 2; r++) {
+                gpu.copyToHost(MemorySegment.ofArray(out[r]), sum[r]);
+            }
+        } finally {
+            for (Communicator comm : comms) {
+                comm.close();
+            }
+        }
+        for (float[] o : out) {
+            assertThat(o).containsOnly(3f);
         }
     }
 }

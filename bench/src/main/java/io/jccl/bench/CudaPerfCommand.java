@@ -166,6 +166,12 @@ final class CudaPerfCommand {
                             + o.gpus() + ", " + o.threads() + " each)"), processes > 1 ? " (one process each, CUDA IPC"
                             + (comms[0].config().p2pDisable() ? " disabled: pinned host memory)" : ")") : "",
                     o.type().name().toLowerCase(Locale.ROOT), o.op());
+            print.printf(Locale.ROOT, "# GPU: %s, %d multiprocessors, memory peak %.0f GB/s%n", gpu.name(), gpu.multiprocessors(),
+                    gpu.memoryBandwidthGBps());
+            if (o.graphs() > 0) {
+                print.printf(Locale.ROOT, "# CUDA graphs: each rank's %d calls of a size captured in one graph, launched %d"
+                        + " times a round%n", Math.max(1, o.iters()), o.graphs());
+            }
             jitWarmUp(o, comms, send, recv, streams, print);
             print.printf(Locale.ROOT, "# %12s %12s %16s %9s %11s %11s %8s %11s %11s %11s%n", "size(B)", "count", "algo/proto",
                     "time(us)", "algbw(GB/s)", "busbw(GB/s)", "#wrong", "memcpy(us)", "memcpy(GB/s)", "busbw/copy");
@@ -269,6 +275,9 @@ final class CudaPerfCommand {
             issueAll(calls, streams);
         }
         syncAll(streams);
+        if (o.graphs() > 0) {
+            return graphMicros(o, calls, streams, across);
+        }
         double perIter = o.warmup() > 0 ? (System.nanoTime() - w0) / (double) o.warmup() : 0;
         int iters = (int) Math.min(PerfCommand.MAX_TIMED_ITERS,
                 Math.max(o.iters(), perIter > 0 ? (long) Math.ceil(o.minMillis() * 1e6 / perIter) : 0));
@@ -291,6 +300,55 @@ final class CudaPerfCommand {
             }
         } while (rounds.another(micros));
         return micros;
+    }
+
+    /**
+     * Microseconds per call in graph mode ({@code -G}), as nccl-tests times it: each rank's {@code -n}
+     * calls captured in a CUDA graph on its stream, the graphs launched {@code -G} times, on the host
+     * clock from the first launch to the end of every stream; in rounds of launches until two agree,
+     * as eager calls are timed.
+     */
+    private static double graphMicros(PerfOptions o, CollectiveCall[] calls, CudaStream[] streams, Across across) {
+        int perGraph = Math.max(1, o.iters());
+        io.jccl.CudaGraph[] graphs = new io.jccl.CudaGraph[calls.length];
+        try {
+            for (int r = 0; r < calls.length; r++) {
+                CollectiveCall call = calls[r];
+                CudaStream s = streams[r];
+                graphs[r] = io.jccl.CudaGraph.capture(s, () -> {
+                    for (int i = 0; i < perGraph; i++) {
+                        call.issue(s);
+                    }
+                });
+            }
+            for (int r = 0; r < graphs.length; r++) {
+                graphs[r].launch(streams[r]); // the first launch uploads the graph: untimed
+            }
+            syncAll(streams);
+            TimingRounds rounds = new TimingRounds(o.graphs(), o.minMillis());
+            double perLaunch;
+            do {
+                int n = rounds.iters();
+                long t0 = System.nanoTime();
+                for (int i = 0; i < n; i++) {
+                    for (int r = 0; r < graphs.length; r++) {
+                        graphs[r].launch(streams[r]);
+                    }
+                }
+                syncAll(streams);
+                perLaunch = (System.nanoTime() - t0) / 1e3 / n;
+                if (across != null) {
+                    perLaunch = across.reduce(perLaunch, RedOp.MAX);
+                }
+            } while (rounds.another(perLaunch));
+            return perLaunch / perGraph;
+        } finally {
+            for (io.jccl.CudaGraph g : graphs) {
+                if (g != null) {
+                    g.close();
+                }
+            }
+        }
     }
 
     /**

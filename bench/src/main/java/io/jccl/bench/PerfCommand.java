@@ -92,6 +92,10 @@ public final class PerfCommand {
             err.println("jccl perf: --table is for --engine cuda; the host engine's tables come from jccl calibrate");
             return 2;
         }
+        if (options.graphs() > 0) {
+            err.println("jccl perf: -G " + options.graphs() + " captures CUDA graphs: it is for --engine cuda");
+            return 2;
+        }
         if (options.processes() > 1 && options.plot() != null) {
             err.println("jccl perf: --plot runs in one process; leave out --procs");
             return 2;

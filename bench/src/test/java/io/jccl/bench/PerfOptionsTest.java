@@ -113,8 +113,8 @@ class PerfOptionsTest {
         }
         assertThatThrownBy(() -> parse("allreduce", "--min_time", "50")).isInstanceOf(UsageException.class)
                 .hasMessageContaining("--min-time MS").hasMessageContaining("-T is nccl-tests' timeout");
-        assertThatThrownBy(() -> parse("allreduce", "-G", "10")).isInstanceOf(UsageException.class)
-                .hasMessageContaining("-G 10: jccl does not capture CUDA graphs");
+        assertThat(parse("allreduce", "-G", "10").graphs()).isEqualTo(10);
+        assertThatThrownBy(() -> parse("allreduce", "-G", "-1")).isInstanceOf(UsageException.class);
         assertThatThrownBy(() -> parse("allreduce", "-R", "2")).hasMessageContaining("-R 2: jccl has no symmetric registration");
         assertThatThrownBy(() -> parse("allreduce", "-i", "1K", "-f", "2")).hasMessageContaining("-i and -f");
         assertThatThrownBy(() -> parse("allreduce", "-i", "0")).hasMessageContaining("-i must be at least 1 byte");

@@ -13,6 +13,7 @@ import io.jccl.bindings.NativeLibraryException;
 import io.jccl.bindings.cuda.CUipcMemHandle_st;
 import io.jccl.bindings.cuda.Cuda;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
 import java.lang.reflect.Field;
@@ -469,6 +470,92 @@ public final class CudaDriver {
             check("cuEventElapsedTime", () -> Cuda.cuEventElapsedTime_v2(ms, start, end));
             return ms.get(C_FLOAT, 0);
         }
+    }
+
+    // ---- stream capture and graphs ----
+
+    /** {@code cuStreamBeginCapture} with a {@code CU_STREAM_CAPTURE_MODE_*}. */
+    public static void beginCapture(MemorySegment stream, int mode) {
+        check("cuStreamBeginCapture", () -> Cuda.cuStreamBeginCapture_v2(stream, mode));
+    }
+
+    /** {@code cuStreamEndCapture}: the captured graph. */
+    public static MemorySegment endCapture(MemorySegment stream) {
+        return pointerOut("cuStreamEndCapture", p -> Cuda.cuStreamEndCapture(stream, p));
+    }
+
+    /**
+     * Where {@link #captureInfo} writes: the status ({@code CU_STREAM_CAPTURE_STATUS_*}, an int at 0),
+     * and for an active capture its id (a long at 8) and graph (a pointer at 16).
+     */
+    public static final MemoryLayout CAPTURE_INFO = MemoryLayout.structLayout(C_INT.withName("status"),
+            MemoryLayout.paddingLayout(4), C_LONG.withName("id"), C_POINTER.withName("graph"));
+
+    /**
+     * {@code cuStreamGetCaptureInfo} into {@code info} (a {@link #CAPTURE_INFO} the caller keeps, so
+     * that the query allocates nothing): the stream's capture status.
+     */
+    public static int captureInfo(MemorySegment stream, MemorySegment info) {
+        check("cuStreamGetCaptureInfo", () -> Cuda.cuStreamGetCaptureInfo_v3(stream, info, info.asSlice(8),
+                info.asSlice(16), MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL));
+        return info.get(C_INT, 0);
+    }
+
+    /** {@code cuStreamIsCapturing}: a {@code CU_STREAM_CAPTURE_STATUS_*}. */
+    public static int captureStatus(MemorySegment stream) {
+        return intOut("cuStreamIsCapturing", p -> Cuda.cuStreamIsCapturing(stream, p));
+    }
+
+    /**
+     * {@code cuThreadExchangeStreamCaptureMode}: sets this thread's capture mode, returns the one it
+     * had (to be set back).
+     */
+    public static int exchangeCaptureMode(int mode) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment m = arena.allocate(C_INT);
+            m.set(C_INT, 0, mode);
+            check("cuThreadExchangeStreamCaptureMode", () -> Cuda.cuThreadExchangeStreamCaptureMode(m));
+            return m.get(C_INT, 0);
+        }
+    }
+
+    /** {@code cuGraphInstantiateWithFlags}: an executable graph of {@code graph}. */
+    public static MemorySegment instantiate(MemorySegment graph, long flags) {
+        return pointerOut("cuGraphInstantiate", p -> Cuda.cuGraphInstantiateWithFlags(p, graph, flags));
+    }
+
+    /** {@code cuGraphLaunch}. */
+    public static void launchGraph(MemorySegment graphExec, MemorySegment stream) {
+        check("cuGraphLaunch", () -> Cuda.cuGraphLaunch(graphExec, stream));
+    }
+
+    /** {@code cuGraphExecDestroy}. */
+    public static void destroyGraphExec(MemorySegment graphExec) {
+        check("cuGraphExecDestroy", () -> Cuda.cuGraphExecDestroy(graphExec));
+    }
+
+    /** {@code cuGraphDestroy}. */
+    public static void destroyGraph(MemorySegment graph) {
+        check("cuGraphDestroy", () -> Cuda.cuGraphDestroy(graph));
+    }
+
+    /**
+     * {@code cuUserObjectCreate} with one reference: {@code destroy} (a {@code void (*)(void*)}) is
+     * called with {@code pointer} on a driver thread once no graph holds it.
+     */
+    public static MemorySegment createUserObject(MemorySegment pointer, MemorySegment destroy) {
+        return pointerOut("cuUserObjectCreate", p -> Cuda.cuUserObjectCreate(p, pointer, destroy, 1,
+                Cuda.CU_USER_OBJECT_NO_DESTRUCTOR_SYNC));
+    }
+
+    /** {@code cuUserObjectRelease} of {@code count} references. */
+    public static void releaseUserObject(MemorySegment object, int count) {
+        check("cuUserObjectRelease", () -> Cuda.cuUserObjectRelease(object, count));
+    }
+
+    /** {@code cuGraphRetainUserObject} moving the caller's one reference to {@code graph}. */
+    public static void moveUserObject(MemorySegment graph, MemorySegment object) {
+        check("cuGraphRetainUserObject", () -> Cuda.cuGraphRetainUserObject(graph, object, 1, Cuda.CU_GRAPH_USER_OBJECT_MOVE));
     }
 
     // ---- out-parameters ----

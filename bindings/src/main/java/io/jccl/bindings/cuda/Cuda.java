@@ -163,6 +163,7 @@ public final class Cuda {
     public static final int CU_DEVICE_ATTRIBUTE_PCI_BUS_ID = 33;
     public static final int CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID = 34;
     public static final int CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID = 50;
+    public static final int CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE = 36;
     public static final int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
     public static final int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
     public static final int CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED = 116;
@@ -238,6 +239,17 @@ public final class Cuda {
     public static final int CU_FUNC_ATTRIBUTE_PTX_VERSION = 5;
     public static final int CU_FUNC_ATTRIBUTE_BINARY_VERSION = 6;
     public static final int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+
+    // Stream capture (CUstreamCaptureStatus, CUstreamCaptureMode) and graph user objects
+    public static final int CU_STREAM_CAPTURE_STATUS_NONE = 0;
+    public static final int CU_STREAM_CAPTURE_STATUS_ACTIVE = 1;
+    public static final int CU_STREAM_CAPTURE_STATUS_INVALIDATED = 2;
+    public static final int CU_STREAM_CAPTURE_MODE_GLOBAL = 0;
+    public static final int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
+    public static final int CU_STREAM_CAPTURE_MODE_RELAXED = 2;
+    public static final int CU_USER_OBJECT_NO_DESTRUCTOR_SYNC = 1;
+    public static final int CU_GRAPH_USER_OBJECT_MOVE = 1;
+    public static final int CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD = 2;
 
     // Stream and event flags
     public static final int CU_STREAM_DEFAULT = 0;
@@ -2534,6 +2546,404 @@ public final class Cuda {
     public static int cuStreamWaitEvent(MemorySegment hStream, MemorySegment hEvent, int Flags) {
         try {
             return (int) cuStreamWaitEvent.HANDLE.invokeExact(hStream, hEvent, Flags);
+        } catch (Throwable t) {
+            throw NativeLibrary.unchecked(t);
+        }
+    }
+
+    // ---- Stream capture and graphs ----
+
+    private static final FunctionDescriptor cuStreamBeginCapture_v2$DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_INT);
+
+    private static final class cuStreamBeginCapture_v2 {
+        static final MethodHandle HANDLE = LIBRARY.downcall("cuStreamBeginCapture_v2", cuStreamBeginCapture_v2$DESC);
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode)
+     * }
+     */
+    public static FunctionDescriptor cuStreamBeginCapture_v2$descriptor() {
+        return cuStreamBeginCapture_v2$DESC;
+    }
+
+    /** The downcall handle of {@code cuStreamBeginCapture_v2}; the symbol is looked up on first use. */
+    public static MethodHandle cuStreamBeginCapture_v2$handle() {
+        return cuStreamBeginCapture_v2.HANDLE;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode)
+     * }
+     */
+    public static int cuStreamBeginCapture_v2(MemorySegment hStream, int mode) {
+        try {
+            return (int) cuStreamBeginCapture_v2.HANDLE.invokeExact(hStream, mode);
+        } catch (Throwable t) {
+            throw NativeLibrary.unchecked(t);
+        }
+    }
+
+    private static final FunctionDescriptor cuStreamEndCapture$DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER);
+
+    private static final class cuStreamEndCapture {
+        static final MethodHandle HANDLE = LIBRARY.downcall("cuStreamEndCapture", cuStreamEndCapture$DESC);
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuStreamEndCapture(CUstream hStream, CUgraph *phGraph)
+     * }
+     */
+    public static FunctionDescriptor cuStreamEndCapture$descriptor() {
+        return cuStreamEndCapture$DESC;
+    }
+
+    /** The downcall handle of {@code cuStreamEndCapture}; the symbol is looked up on first use. */
+    public static MethodHandle cuStreamEndCapture$handle() {
+        return cuStreamEndCapture.HANDLE;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuStreamEndCapture(CUstream hStream, CUgraph *phGraph)
+     * }
+     */
+    public static int cuStreamEndCapture(MemorySegment hStream, MemorySegment phGraph) {
+        try {
+            return (int) cuStreamEndCapture.HANDLE.invokeExact(hStream, phGraph);
+        } catch (Throwable t) {
+            throw NativeLibrary.unchecked(t);
+        }
+    }
+
+    private static final FunctionDescriptor cuStreamIsCapturing$DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER);
+
+    private static final class cuStreamIsCapturing {
+        static final MethodHandle HANDLE = LIBRARY.downcall("cuStreamIsCapturing", cuStreamIsCapturing$DESC);
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus)
+     * }
+     */
+    public static FunctionDescriptor cuStreamIsCapturing$descriptor() {
+        return cuStreamIsCapturing$DESC;
+    }
+
+    /** The downcall handle of {@code cuStreamIsCapturing}; the symbol is looked up on first use. */
+    public static MethodHandle cuStreamIsCapturing$handle() {
+        return cuStreamIsCapturing.HANDLE;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus *captureStatus)
+     * }
+     */
+    public static int cuStreamIsCapturing(MemorySegment hStream, MemorySegment captureStatus) {
+        try {
+            return (int) cuStreamIsCapturing.HANDLE.invokeExact(hStream, captureStatus);
+        } catch (Throwable t) {
+            throw NativeLibrary.unchecked(t);
+        }
+    }
+
+    private static final FunctionDescriptor cuStreamGetCaptureInfo_v3$DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_POINTER);
+
+    private static final class cuStreamGetCaptureInfo_v3 {
+        static final MethodHandle HANDLE = LIBRARY.downcall("cuStreamGetCaptureInfo_v3", cuStreamGetCaptureInfo_v3$DESC);
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out)
+     * }
+     */
+    public static FunctionDescriptor cuStreamGetCaptureInfo_v3$descriptor() {
+        return cuStreamGetCaptureInfo_v3$DESC;
+    }
+
+    /** The downcall handle of {@code cuStreamGetCaptureInfo_v3}; the symbol is looked up on first use. */
+    public static MethodHandle cuStreamGetCaptureInfo_v3$handle() {
+        return cuStreamGetCaptureInfo_v3.HANDLE;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, const CUgraphEdgeData **edgeData_out, size_t *numDependencies_out)
+     * }
+     */
+    public static int cuStreamGetCaptureInfo_v3(MemorySegment hStream, MemorySegment captureStatus_out, MemorySegment id_out, MemorySegment graph_out, MemorySegment dependencies_out, MemorySegment edgeData_out, MemorySegment numDependencies_out) {
+        try {
+            return (int) cuStreamGetCaptureInfo_v3.HANDLE.invokeExact(hStream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out, numDependencies_out);
+        } catch (Throwable t) {
+            throw NativeLibrary.unchecked(t);
+        }
+    }
+
+    private static final FunctionDescriptor cuThreadExchangeStreamCaptureMode$DESC = FunctionDescriptor.of(C_INT, C_POINTER);
+
+    private static final class cuThreadExchangeStreamCaptureMode {
+        static final MethodHandle HANDLE = LIBRARY.downcall("cuThreadExchangeStreamCaptureMode", cuThreadExchangeStreamCaptureMode$DESC);
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)
+     * }
+     */
+    public static FunctionDescriptor cuThreadExchangeStreamCaptureMode$descriptor() {
+        return cuThreadExchangeStreamCaptureMode$DESC;
+    }
+
+    /** The downcall handle of {@code cuThreadExchangeStreamCaptureMode}; the symbol is looked up on first use. */
+    public static MethodHandle cuThreadExchangeStreamCaptureMode$handle() {
+        return cuThreadExchangeStreamCaptureMode.HANDLE;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)
+     * }
+     */
+    public static int cuThreadExchangeStreamCaptureMode(MemorySegment mode) {
+        try {
+            return (int) cuThreadExchangeStreamCaptureMode.HANDLE.invokeExact(mode);
+        } catch (Throwable t) {
+            throw NativeLibrary.unchecked(t);
+        }
+    }
+
+    private static final FunctionDescriptor cuGraphInstantiateWithFlags$DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_LONG);
+
+    private static final class cuGraphInstantiateWithFlags {
+        static final MethodHandle HANDLE = LIBRARY.downcall("cuGraphInstantiateWithFlags", cuGraphInstantiateWithFlags$DESC);
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags)
+     * }
+     */
+    public static FunctionDescriptor cuGraphInstantiateWithFlags$descriptor() {
+        return cuGraphInstantiateWithFlags$DESC;
+    }
+
+    /** The downcall handle of {@code cuGraphInstantiateWithFlags}; the symbol is looked up on first use. */
+    public static MethodHandle cuGraphInstantiateWithFlags$handle() {
+        return cuGraphInstantiateWithFlags.HANDLE;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags)
+     * }
+     */
+    public static int cuGraphInstantiateWithFlags(MemorySegment phGraphExec, MemorySegment hGraph, long flags) {
+        try {
+            return (int) cuGraphInstantiateWithFlags.HANDLE.invokeExact(phGraphExec, hGraph, flags);
+        } catch (Throwable t) {
+            throw NativeLibrary.unchecked(t);
+        }
+    }
+
+    private static final FunctionDescriptor cuGraphLaunch$DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER);
+
+    private static final class cuGraphLaunch {
+        static final MethodHandle HANDLE = LIBRARY.downcall("cuGraphLaunch", cuGraphLaunch$DESC);
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)
+     * }
+     */
+    public static FunctionDescriptor cuGraphLaunch$descriptor() {
+        return cuGraphLaunch$DESC;
+    }
+
+    /** The downcall handle of {@code cuGraphLaunch}; the symbol is looked up on first use. */
+    public static MethodHandle cuGraphLaunch$handle() {
+        return cuGraphLaunch.HANDLE;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)
+     * }
+     */
+    public static int cuGraphLaunch(MemorySegment hGraphExec, MemorySegment hStream) {
+        try {
+            return (int) cuGraphLaunch.HANDLE.invokeExact(hGraphExec, hStream);
+        } catch (Throwable t) {
+            throw NativeLibrary.unchecked(t);
+        }
+    }
+
+    private static final FunctionDescriptor cuGraphExecDestroy$DESC = FunctionDescriptor.of(C_INT, C_POINTER);
+
+    private static final class cuGraphExecDestroy {
+        static final MethodHandle HANDLE = LIBRARY.downcall("cuGraphExecDestroy", cuGraphExecDestroy$DESC);
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuGraphExecDestroy(CUgraphExec hGraphExec)
+     * }
+     */
+    public static FunctionDescriptor cuGraphExecDestroy$descriptor() {
+        return cuGraphExecDestroy$DESC;
+    }
+
+    /** The downcall handle of {@code cuGraphExecDestroy}; the symbol is looked up on first use. */
+    public static MethodHandle cuGraphExecDestroy$handle() {
+        return cuGraphExecDestroy.HANDLE;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuGraphExecDestroy(CUgraphExec hGraphExec)
+     * }
+     */
+    public static int cuGraphExecDestroy(MemorySegment hGraphExec) {
+        try {
+            return (int) cuGraphExecDestroy.HANDLE.invokeExact(hGraphExec);
+        } catch (Throwable t) {
+            throw NativeLibrary.unchecked(t);
+        }
+    }
+
+    private static final FunctionDescriptor cuGraphDestroy$DESC = FunctionDescriptor.of(C_INT, C_POINTER);
+
+    private static final class cuGraphDestroy {
+        static final MethodHandle HANDLE = LIBRARY.downcall("cuGraphDestroy", cuGraphDestroy$DESC);
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuGraphDestroy(CUgraph hGraph)
+     * }
+     */
+    public static FunctionDescriptor cuGraphDestroy$descriptor() {
+        return cuGraphDestroy$DESC;
+    }
+
+    /** The downcall handle of {@code cuGraphDestroy}; the symbol is looked up on first use. */
+    public static MethodHandle cuGraphDestroy$handle() {
+        return cuGraphDestroy.HANDLE;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuGraphDestroy(CUgraph hGraph)
+     * }
+     */
+    public static int cuGraphDestroy(MemorySegment hGraph) {
+        try {
+            return (int) cuGraphDestroy.HANDLE.invokeExact(hGraph);
+        } catch (Throwable t) {
+            throw NativeLibrary.unchecked(t);
+        }
+    }
+
+    private static final FunctionDescriptor cuUserObjectCreate$DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_INT, C_INT);
+
+    private static final class cuUserObjectCreate {
+        static final MethodHandle HANDLE = LIBRARY.downcall("cuUserObjectCreate", cuUserObjectCreate$DESC);
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags)
+     * }
+     */
+    public static FunctionDescriptor cuUserObjectCreate$descriptor() {
+        return cuUserObjectCreate$DESC;
+    }
+
+    /** The downcall handle of {@code cuUserObjectCreate}; the symbol is looked up on first use. */
+    public static MethodHandle cuUserObjectCreate$handle() {
+        return cuUserObjectCreate.HANDLE;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags)
+     * }
+     */
+    public static int cuUserObjectCreate(MemorySegment object_out, MemorySegment ptr, MemorySegment destroy, int initialRefcount, int flags) {
+        try {
+            return (int) cuUserObjectCreate.HANDLE.invokeExact(object_out, ptr, destroy, initialRefcount, flags);
+        } catch (Throwable t) {
+            throw NativeLibrary.unchecked(t);
+        }
+    }
+
+    private static final FunctionDescriptor cuUserObjectRelease$DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_INT);
+
+    private static final class cuUserObjectRelease {
+        static final MethodHandle HANDLE = LIBRARY.downcall("cuUserObjectRelease", cuUserObjectRelease$DESC);
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuUserObjectRelease(CUuserObject object, unsigned int count)
+     * }
+     */
+    public static FunctionDescriptor cuUserObjectRelease$descriptor() {
+        return cuUserObjectRelease$DESC;
+    }
+
+    /** The downcall handle of {@code cuUserObjectRelease}; the symbol is looked up on first use. */
+    public static MethodHandle cuUserObjectRelease$handle() {
+        return cuUserObjectRelease.HANDLE;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuUserObjectRelease(CUuserObject object, unsigned int count)
+     * }
+     */
+    public static int cuUserObjectRelease(MemorySegment object, int count) {
+        try {
+            return (int) cuUserObjectRelease.HANDLE.invokeExact(object, count);
+        } catch (Throwable t) {
+            throw NativeLibrary.unchecked(t);
+        }
+    }
+
+    private static final FunctionDescriptor cuGraphRetainUserObject$DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_INT, C_INT);
+
+    private static final class cuGraphRetainUserObject {
+        static final MethodHandle HANDLE = LIBRARY.downcall("cuGraphRetainUserObject", cuGraphRetainUserObject$DESC);
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags)
+     * }
+     */
+    public static FunctionDescriptor cuGraphRetainUserObject$descriptor() {
+        return cuGraphRetainUserObject$DESC;
+    }
+
+    /** The downcall handle of {@code cuGraphRetainUserObject}; the symbol is looked up on first use. */
+    public static MethodHandle cuGraphRetainUserObject$handle() {
+        return cuGraphRetainUserObject.HANDLE;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags)
+     * }
+     */
+    public static int cuGraphRetainUserObject(MemorySegment graph, MemorySegment object, int count, int flags) {
+        try {
+            return (int) cuGraphRetainUserObject.HANDLE.invokeExact(graph, object, count, flags);
         } catch (Throwable t) {
             throw NativeLibrary.unchecked(t);
         }

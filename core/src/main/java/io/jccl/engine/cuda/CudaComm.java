@@ -64,6 +64,17 @@ public final class CudaComm extends EngineRank {
     private final MemorySegment launchParams;
     private MemorySegment lastEvent;
     private GpuStream lastStream;
+    /** Where cuStreamGetCaptureInfo writes, once per call. */
+    private final MemorySegment captureInfo;
+    /** The launch being made is captured into a graph: nothing may wait for the GPU. */
+    private boolean capturing;
+    /** The hold of the capture sequence this rank last launched in, and the event after that launch. */
+    private GraphHolds.Hold hold;
+    private MemorySegment captureEvent;
+    private GpuStream captureStream;
+    /** Holds whose graphs the driver has destroyed, released on the next call (the callback may make no CUDA call). */
+    private final java.util.concurrent.ConcurrentLinkedQueue<GraphHolds.Hold> released =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile Throwable failure;
     /** When a waiting stream first saw a process of the communicator dead (System.nanoTime), or 0. */
     private volatile long lostSeen;
@@ -101,6 +112,7 @@ public final class CudaComm extends EngineRank {
         this.batchArg = arena.allocate(WorkLayout.BATCH);
         this.launchParams = arena.allocate(ValueLayout.ADDRESS, 1);
         launchParams.setAtIndex(ValueLayout.ADDRESS, 0, batchArg);
+        this.captureInfo = arena.allocate(CudaDriver.CAPTURE_INFO);
     }
 
     /**
@@ -365,29 +377,62 @@ public final class CudaComm extends EngineRank {
         domain.claimStream(s, rank);
         synchronized (this) {
             gpu.device.makeCurrent();
-            List<Op> batch = new ArrayList<>();
-            for (CollectiveArgs a : collectives) {
-                Planner.Planned planned = domain.planner.plan(a, rank);
-                int redop = a.collective().reduces() ? a.op().kind().ordinal() : WorkLayout.OP_NONE;
-                Op op = new Op(planned.plan(), planned.plan(), planned.choice().protocol(), a.type(), a.op(), redop,
-                        new long[] {address(a.send())}, new long[] {address(a.recv())});
-                if (op.plan().tiles(rank) == 0) {
-                    continue;
+            releaseHeld();
+            long captureId = captureId(s);
+            // In a capture, the allocations and uploads of a first call of its shape must not
+            // invalidate it (the caller's capture mode may forbid them): relaxed for this call.
+            int mode = captureId != 0 ? CudaDriver.exchangeCaptureMode(Cuda.CU_STREAM_CAPTURE_MODE_RELAXED) : -1;
+            capturing = captureId != 0;
+            try {
+                launchAll(collectives, p2p, s, captureId);
+            } finally {
+                capturing = false;
+                if (mode >= 0) {
+                    CudaDriver.exchangeCaptureMode(mode);
                 }
-                if (!batch.isEmpty() && !joins(batch, op)) {
-                    launch(batch, s);
-                    batch.clear();
-                }
-                batch.add(op);
             }
-            if (!batch.isEmpty()) {
-                launch(batch, s);
+        }
+    }
+
+    /**
+     * The id of the capture sequence {@code s} is in (its launches go into a graph), or 0 when it is
+     * not capturing; refused when its capture was invalidated.
+     */
+    private long captureId(GpuStream s) {
+        int status = CudaDriver.captureInfo(s.handle(), captureInfo);
+        if (status == Cuda.CU_STREAM_CAPTURE_STATUS_NONE) {
+            return 0;
+        }
+        if (status != Cuda.CU_STREAM_CAPTURE_STATUS_ACTIVE) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank, "the stream's CUDA graph capture was invalidated by an"
+                    + " earlier call on it (a call CUDA forbids while capturing); end the capture and capture again");
+        }
+        return captureInfo.get(ValueLayout.JAVA_LONG, 8);
+    }
+
+    private void launchAll(List<CollectiveArgs> collectives, List<P2pArgs> p2p, GpuStream s, long captureId) {
+        List<Op> batch = new ArrayList<>();
+        for (CollectiveArgs a : collectives) {
+            Planner.Planned planned = domain.planner.plan(a, rank);
+            int redop = a.collective().reduces() ? a.op().kind().ordinal() : WorkLayout.OP_NONE;
+            Op op = new Op(planned.plan(), planned.plan(), planned.choice().protocol(), a.type(), a.op(), redop,
+                    new long[] {address(a.send())}, new long[] {address(a.recv())});
+            if (op.plan().tiles(rank) == 0) {
+                continue;
             }
-            if (!p2p.isEmpty()) {
-                Op op = p2pOp(p2p);
-                if (op.plan().tiles(rank) > 0) {
-                    launch(List.of(op), s);
-                }
+            if (!batch.isEmpty() && !joins(batch, op)) {
+                launch(batch, s, captureId);
+                batch.clear();
+            }
+            batch.add(op);
+        }
+        if (!batch.isEmpty()) {
+            launch(batch, s, captureId);
+        }
+        if (!p2p.isEmpty()) {
+            Op op = p2pOp(p2p);
+            if (op.plan().tiles(rank) > 0) {
+                launch(List.of(op), s, captureId);
             }
         }
     }
@@ -453,17 +498,27 @@ public final class CudaComm extends EngineRank {
         return new Op(plan, List.copyOf(shape), Protocol.SIMPLE, DataType.UINT8, null, WorkLayout.OP_NONE, in, out);
     }
 
-    /** One kernel launch running {@code batch} in order: the blocks of the widest plan. */
-    private void launch(List<Op> batch, GpuStream s) {
+    /**
+     * One kernel launch running {@code batch} in order: the blocks of the widest plan. Captured
+     * ({@code captureId} not 0), it keeps the rank's order within the capture (a launch on another
+     * stream of the same capture waits for the previous one) and holds its descriptors for the graph.
+     */
+    private void launch(List<Op> batch, GpuStream s, long captureId) {
         Op first = batch.getFirst();
         MemorySegment f = gpu.function(CudaTuning.kernelProtocol(first.protocol()), first.type().ordinal());
-        if (lastStream != null && lastStream != s) {
+        if (captureId == 0 && lastStream != null && lastStream != s) {
             CudaDriver.waitEvent(s.handle(), lastEvent);
+        } else if (captureId != 0 && captureStream != null && captureStream != s && hold.captureId == captureId) {
+            CudaDriver.waitEvent(s.handle(), captureEvent);
+        }
+        if (captureId != 0 && (hold == null || hold.captureId != captureId)) {
+            hold = GraphHolds.create(this, captureId, captureInfo.get(ValueLayout.ADDRESS, 16));
         }
         int blocks = 0;
         for (int i = 0; i < batch.size(); i++) {
             Op op = batch.get(i);
-            long desc = descriptor(op.plan(), op.shape(), op.protocol(), op.type(), op.op(), op.redop(), op.in(), op.out());
+            long desc = descriptor(op.plan(), op.shape(), op.protocol(), op.type(), op.op(), op.redop(), op.in(), op.out(),
+                    captureId != 0 ? hold : null);
             batchArg.setAtIndex(ValueLayout.JAVA_LONG, i, desc);
             blocks = Math.max(blocks, CudaTuning.blocks(op.plan()));
         }
@@ -471,12 +526,24 @@ public final class CudaComm extends EngineRank {
         try {
             CudaDriver.launch(f, blocks, CudaTuning.threads(first.protocol()), 0, s.handle(), launchParams);
         } catch (JcclException e) {
+            if (captureId != 0) {
+                // Nothing runs yet: the capture fails, and the rank's eager calls stay in step.
+                throw new JcclException(e.code(), rank, "capturing its kernel into a CUDA graph: " + e.detail(), e);
+            }
             // The peers' kernels of this call are running, waiting for this rank's: stop them now
             // rather than at their timeout, and refuse further work on this rank.
             JcclException failed = new JcclException(e.code(), rank, "launching its kernel: " + e.detail(), e);
             failure = failed;
             domain.abort();
             throw failed;
+        }
+        if (captureId != 0) {
+            if (captureEvent == null) {
+                captureEvent = CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING);
+            }
+            CudaDriver.record(captureEvent, s.handle());
+            captureStream = s;
+            return;
         }
         launches++;
         if (lastEvent == null) {
@@ -487,6 +554,21 @@ public final class CudaComm extends EngineRank {
         s.launchedBy(this);
     }
 
+    /** The driver destroyed a graph holding this rank's descriptors (called on a driver thread). */
+    void graphReleased(GraphHolds.Hold h) {
+        released.add(h);
+    }
+
+    /** Lets the descriptors of destroyed graphs be reused. */
+    private void releaseHeld() {
+        for (GraphHolds.Hold h; (h = released.poll()) != null; ) {
+            h.descriptors.forEach(descriptors::release);
+            if (hold == h) {
+                hold = null;
+            }
+        }
+    }
+
     /**
      * How many of this rank's launches have finished: all of them once the event recorded after the
      * last one has (the launches are in one order: a launch on another stream waits for that event).
@@ -495,7 +577,7 @@ public final class CudaComm extends EngineRank {
         if (lastEvent == null) {
             return launches;
         }
-        if (wait) {
+        if (wait && !capturing) {
             CudaDriver.synchronizeEvent(lastEvent);
             return launches;
         }
@@ -511,13 +593,24 @@ public final class CudaComm extends EngineRank {
      * The device address of the call's descriptor for the launch being made: packed and uploaded
      * the first time, then reused while {@link DescriptorCache} keeps it.
      */
-    private long descriptor(Plan plan, Object shape, Protocol p, DataType type, RedOp op, int redop, long[] in, long[] out) {
+    private long descriptor(Plan plan, Object shape, Protocol p, DataType type, RedOp op, int redop, long[] in, long[] out,
+                            GraphHolds.Hold graph) {
         DescKey key = new DescKey(shape, p, type, op, in, out);
         long launch = launches + 1;
         DescriptorCache.Entry known = descriptors.get(key, launch);
-        if (known != null) {
-            return known.descriptor().address();
+        if (known == null) {
+            known = pack(key, plan, shape, p, type, redop, in, out, launch);
         }
+        if (graph != null) {
+            graph.descriptors.add(descriptors.hold(key));
+        }
+        return known.descriptor().address();
+    }
+
+    /** Packs and uploads the descriptor of {@code key}, and keeps it. */
+    private DescriptorCache.Entry pack(DescKey key, Plan plan, Object shape, Protocol p, DataType type, int redop, long[] in,
+                                       long[] out, long launch) {
+        RedOp op = key.op();
         long perLane = 0;
         if (p != Protocol.SIMPLE) {
             perLane = (WorkLayout.MAX_LINKS + 1) * ((p.maxMessageBytes(p.buffSize(domain.config)) + 15) & ~15L);
@@ -555,8 +648,9 @@ public final class CudaComm extends EngineRank {
             DescriptorCache.Block at = descriptors.take(bytes);
             WorkPacker.Packed packed = WorkPacker.pack(plan, rank, l, fifos, at.address(), a);
             gpu.upload(at.address(), packed.bytes(), bytes);
-            descriptors.put(key, new DescriptorCache.Entry(at, planScratch), launch);
-            return at.address();
+            DescriptorCache.Entry entry = new DescriptorCache.Entry(at, planScratch);
+            descriptors.put(key, entry, launch);
+            return entry;
         }
     }
 
@@ -701,6 +795,14 @@ public final class CudaComm extends EngineRank {
         if (lastEvent != null) {
             CudaDriver.synchronizeEvent(lastEvent);
             CudaDriver.destroyEvent(lastEvent);
+        }
+        if (captureEvent != null) {
+            CudaDriver.destroyEvent(captureEvent);
+        }
+        int graphs = GraphHolds.live(this);
+        if (graphs > 0) {
+            Log.of(config, rank).warn(Config.Subsys.INIT, "closed while " + graphs + " CUDA graph(s) with its captured calls still exist: their"
+                    + " device memory is freed now, so destroy them before launching again (a launch would read freed memory)");
         }
         domain.fifos.finish(rank);
         // The status memory goes with the arena: what it says stays for a later synchronize().

@@ -22,6 +22,11 @@ import io.jccl.tune.CostModel;
  * measured at 38 of the 39 (ranks, size) of the table, 4 ranks included ({@code
  * CudaCostModelTest}; the table of ratios is in docs/gpu.md).
  *
+ * <p>On another GPU with no table of its own, the bandwidths that come from the GPU's memory
+ * ({@link #MEMORY_BW}, {@link #REDUCE_BW}) scale with its peak memory bandwidth over the H100's
+ * ({@link #FITTED_ON_GBPS}); the latencies and the per-channel rates, set by the kernels' steps and
+ * one block's reach, are kept.
+ *
  * <p>Every per-protocol array is indexed by {@link Protocol#ordinal()}: LL, LL128, Simple.
  *
  * <p>What the GPU changes from NCCL's picture: the ranks of one process share one GPU (docs/gpu.md),
@@ -88,14 +93,26 @@ final class CudaCostModel {
      * start; it sets where the butterfly hands over to the ring (between 2 and 8 MiB, as measured).
      */
     static final double REDUCE_BW = 910;
+    /**
+     * GB/s of peak memory bandwidth of the GPU the constants were fitted on: the H100 80GB HBM3's
+     * 2 × 2 619 MHz × 5 120 bits, as {@code CudaDevice.memoryBandwidthGBps} computes it.
+     */
+    static final double FITTED_ON_GBPS = 3352;
+
+    /** As {@link #of(int, int, double)} on the GPU the constants were fitted on. */
+    static CostModel of(int nranks, int sharing) {
+        return of(nranks, sharing, 0);
+    }
 
     /**
      * The model of a communicator of {@code nranks} ranks, at most {@code sharing} of them on one
-     * GPU (whose memory they share). The host's regime of more busy threads than cores never
+     * GPU (whose memory they share), on GPUs whose memory peaks at {@code memoryGBps} (0: unknown,
+     * taken as the H100's). The host's regime of more busy threads than cores never
      * comes: each lane is a block resident on the GPU (the planner refuses plans whose blocks
      * would not all be), so no hop is a hand-over of a core and no message costs a core's time.
      */
-    static CostModel of(int nranks, int sharing) {
+    static CostModel of(int nranks, int sharing, double memoryGBps) {
+        double scale = memoryGBps > 0 ? memoryGBps / FITTED_ON_GBPS : 1;
         int na = Algorithm.values().length;
         int np = Protocol.values().length;
         double[][] base = new double[na][];
@@ -109,8 +126,8 @@ final class CudaCostModel {
         double memoryPerBusByte = 3 + (nranks > 1 ? 1.0 / (nranks - 1) : 0);
         double[] max = new double[np];
         for (int p = 0; p < np; p++) {
-            max[p] = MEMORY_SHARE[p] * MEMORY_BW / (s * memoryPerBusByte);
+            max[p] = MEMORY_SHARE[p] * MEMORY_BW * scale / (s * memoryPerBusByte);
         }
-        return new CostModel(base, hop, hop, new double[np], CHANNEL_BW.clone(), max, max, REDUCE_BW / s);
+        return new CostModel(base, hop, hop, new double[np], CHANNEL_BW.clone(), max, max, REDUCE_BW * scale / s);
     }
 }

@@ -143,7 +143,9 @@ final class CudaDomain {
         List<CudaDevice> mine = java.util.Arrays.stream(devices).filter(java.util.Objects::nonNull).toList();
         boolean oneGpu = !severalGpus && mine.stream().map(CudaDevice::pciBusId).distinct().count() == 1;
         int fewestSms = mine.stream().mapToInt(CudaDevice::multiprocessors).min().orElseThrow();
-        return CudaTuning.tuner(config, nranks, sharing, oneGpu ? mine.getFirst().name() : null, fewestSms, tuningText, topology);
+        double slowestMemory = mine.stream().mapToDouble(CudaDevice::memoryBandwidthGBps).min().orElseThrow();
+        return CudaTuning.tuner(config, nranks, sharing, oneGpu ? mine.getFirst().name() : null, fewestSms, slowestMemory,
+                tuningText, topology);
     }
 
     /**

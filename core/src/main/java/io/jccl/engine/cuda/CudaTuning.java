@@ -150,12 +150,15 @@ final class CudaTuning {
      * {@code topology}'s channels (null: the flat ones on one host).
      */
     static Tuner tuner(Config config, int nranks, int sharing, String gpuName, int multiprocessors, String tuningText) {
-        return tuner(config, nranks, sharing, gpuName, multiprocessors, tuningText, null);
+        return tuner(config, nranks, sharing, gpuName, multiprocessors, 0, tuningText, null);
     }
 
-    /** As {@link #tuner(Config, int, int, String, int, String)}, planning on {@code topology}'s channels. */
-    static Tuner tuner(Config config, int nranks, int sharing, String gpuName, int multiprocessors, String tuningText,
-                       Layout topology) {
+    /**
+     * As {@link #tuner(Config, int, int, String, int, String)}, planning on {@code topology}'s
+     * channels, the cost model scaled to a GPU memory of {@code memoryGBps} (0: unknown, the H100's).
+     */
+    static Tuner tuner(Config config, int nranks, int sharing, String gpuName, int multiprocessors, double memoryGBps,
+                       String tuningText, Layout topology) {
         String text = tuningText;
         if (text == null) {
             text = config.tuningFile() == null ? bundledTable(gpuName) : Tuner.tuningText(config);
@@ -164,7 +167,7 @@ final class CudaTuning {
         Tuner.ChannelRule gpuChannels = config.channelBoundsGiven() ? null : (bytes, p) -> channels(p, bytes, perRank);
         ServerLayout hosts = topology == null ? ServerLayout.single(nranks) : topology.hosts();
         return Tuner.create(config, hosts, Runtime.getRuntime().availableProcessors(), text,
-                CudaCostModel.of(nranks, sharing), gpuChannels).withTopology(topology);
+                CudaCostModel.of(nranks, sharing, memoryGBps), gpuChannels).withTopology(topology);
     }
 
     static int kernelProtocol(Protocol p) {

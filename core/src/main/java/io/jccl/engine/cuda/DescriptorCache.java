@@ -23,6 +23,9 @@ import java.util.function.LongUnaryOperator;
  * earlier launches (whose peers have launched theirs: every rank issues its calls in order) rather
  * than allocate more.
  *
+ * <p>A descriptor a captured launch uses is held ({@link #hold}) until the graph is destroyed: it
+ * may leave the cache meanwhile, but its memory is pooled only once every hold is released.
+ *
  * <p>Not thread-safe: a rank's launches are made by one thread at a time.
  */
 final class DescriptorCache<K> {
@@ -51,10 +54,16 @@ final class DescriptorCache<K> {
         long finished(boolean wait);
     }
 
-    /** A kept descriptor and the last launch that used it (updated on every use). */
-    private static final class Kept {
+    /**
+     * A kept descriptor, the last launch that used it (updated on every use), and how many captured
+     * graphs hold it.
+     */
+    static final class Kept {
         final Entry entry;
         long lastLaunch;
+        int holds;
+        /** Out of the cache while held: pooled when the last hold is released. */
+        boolean dropped;
 
         Kept(Entry entry, long lastLaunch) {
             this.entry = entry;
@@ -73,6 +82,8 @@ final class DescriptorCache<K> {
     private final TreeMap<Long, ArrayDeque<Dropped>> pool = new TreeMap<>();
     private long keptBytes;
     private long poolBytes;
+    /** Memory of descriptors out of the cache that graphs still hold. */
+    private long heldBytes;
     private long allocatedBytes;
     private long finished;
 
@@ -130,6 +141,30 @@ final class DescriptorCache<K> {
         }
     }
 
+    /**
+     * Holds {@code key}'s descriptor (just used by a launch being captured) until {@link #release}:
+     * its memory is not reused meanwhile, whether or not it stays in the cache.
+     */
+    Kept hold(K key) {
+        Kept k = kept.get(key);
+        k.holds++;
+        return k;
+    }
+
+    /** Ends one hold of {@link #hold}; the memory of a descriptor dropped meanwhile goes to the pool. */
+    void release(Kept k) {
+        if (--k.holds == 0 && k.dropped) {
+            heldBytes -= k.entry.bytes();
+            k.dropped = false;
+            poolBlocks(k);
+        }
+    }
+
+    /** Memory of descriptors dropped from the cache that graphs still hold. */
+    long heldBytes() {
+        return heldBytes;
+    }
+
     /** Device memory this cache has allocated, kept and pooled. */
     long allocatedBytes() {
         return allocatedBytes;
@@ -142,6 +177,15 @@ final class DescriptorCache<K> {
 
     private void drop(Kept k) {
         keptBytes -= k.entry.bytes();
+        if (k.holds > 0) {
+            k.dropped = true;
+            heldBytes += k.entry.bytes();
+            return;
+        }
+        poolBlocks(k);
+    }
+
+    private void poolBlocks(Kept k) {
         pool(new Dropped(k.entry.descriptor, k.lastLaunch));
         if (k.entry.scratch != null) {
             pool(new Dropped(k.entry.scratch, k.lastLaunch));

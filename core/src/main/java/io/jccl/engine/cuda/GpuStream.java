@@ -71,6 +71,7 @@ public final class GpuStream implements EngineStream {
     /** Waits until the stream's work is done, watching the peers of the communicators that launched on it; reports their failures. */
     public void synchronize() {
         device.makeCurrent();
+        refuseWhileCapturing("synchronize()");
         if (!watching) {
             CudaDriver.synchronize(handle);
         } else {
@@ -91,6 +92,7 @@ public final class GpuStream implements EngineStream {
     /** Whether the stream's work is done (reports failures then), without blocking. */
     public boolean query() {
         device.makeCurrent();
+        refuseWhileCapturing("query()");
         if (!CudaDriver.streamDone(handle)) {
             if (watching) {
                 watched().forEach(CudaComm::watchPeers);
@@ -106,6 +108,13 @@ public final class GpuStream implements EngineStream {
      * it: the call has run once the event has, and failed if its communicator has.
      */
     public io.jccl.engine.CallCompletion completion(io.jccl.engine.EngineRank rank, Runnable issue) {
+        device.makeCurrent();
+        if (CudaDriver.captureStatus(handle) != Cuda.CU_STREAM_CAPTURE_STATUS_NONE) {
+            throw new io.jccl.JcclException(io.jccl.ErrorCode.INVALID_USAGE, rank.rank(), "an asynchronous call (a Work"
+                    + " handle) on a CudaStream that is capturing a CUDA graph: the call would run only when the graph is"
+                    + " launched, so no handle can wait for it; capture the plain call and synchronize the stream the"
+                    + " graph is launched on");
+        }
         issue.run(); // first: it refuses a stream that is not this rank's engine's
         CudaComm comm = (CudaComm) rank;
         device.makeCurrent();
@@ -169,6 +178,19 @@ public final class GpuStream implements EngineStream {
             }
             return true;
         }
+    }
+
+    /**
+     * Refuses a wait on a stream that is capturing a CUDA graph (CUDA would fail it and invalidate
+     * the capture): nothing captured runs before the graph is launched.
+     */
+    private void refuseWhileCapturing(String call) {
+        if (CudaDriver.captureStatus(handle) == Cuda.CU_STREAM_CAPTURE_STATUS_NONE) {
+            return;
+        }
+        throw new io.jccl.JcclException(io.jccl.ErrorCode.INVALID_USAGE, io.jccl.JcclException.NO_RANK, "CudaStream."
+                + call + " on a stream that is capturing a CUDA graph: its work runs when the graph is launched; end the"
+                + " capture first");
     }
 
     /** The communicators with launches here that have ranks in other processes or on other GPUs. */

@@ -429,6 +429,16 @@ class CudaCollectivesTest {
     }
 
     @Test
+    void capturedCollectivesReplayedAHundredTimesAreExact() {
+        CudaGraphsOnGpu.capturedCollectivesReplayExactly(gpu, 4, 100_000, 100);
+    }
+
+    @Test
+    void whatCannotBeCapturedIsRefusedWithTheReason() {
+        CudaGraphsOnGpu.whatCannotBeCapturedIsRefusedWithTheReason(gpu);
+    }
+
+    @Test
     void sendRecvRingInOneGroupMovesEveryRanksBytes() {
         int n = 4;
         Communicator[] comms = Communicator.initAllCuda(n, gpu, Config.defaults());

@@ -198,6 +198,31 @@ class CudaCostModelTest {
     }
 
     @Test
+    void aGpuWithoutATableGetsTheMemoryBoundRatesOfItsOwnMemory() {
+        // An H200 (4.8 TB/s) against the H100 the constants were fitted on: the memory-bound caps
+        // and the reductions scale, the per-channel rates and the latencies do not; unknown is the H100.
+        double h200 = 4_800;
+        CostModel fitted = CudaCostModel.of(4, 4);
+        CostModel faster = CudaCostModel.of(4, 4, h200);
+        assertThat(CudaCostModel.of(4, 4, 0).maxBusBw()).isEqualTo(fitted.maxBusBw());
+        for (Protocol p : Protocol.values()) {
+            assertThat(faster.maxBusBw()[p.ordinal()] / fitted.maxBusBw()[p.ordinal()])
+                    .isCloseTo(h200 / CudaCostModel.FITTED_ON_GBPS, org.assertj.core.data.Offset.offset(1e-9));
+        }
+        long bytes = 128L << 20;
+        double slow = CudaTuning.tuner(Config.defaults().withAlgorithms("ring").withProtocols("Simple"), 4, 4, "another GPU",
+                H100_MULTIPROCESSORS, 0, null, null).choose(Collective.ALL_REDUCE, bytes / 4, 4, 0).predictedMicros();
+        double fast = CudaTuning.tuner(Config.defaults().withAlgorithms("ring").withProtocols("Simple"), 4, 4, "another GPU",
+                H100_MULTIPROCESSORS, h200, null, null).choose(Collective.ALL_REDUCE, bytes / 4, 4, 0).predictedMicros();
+        assertThat(slow / fast).isBetween(1.3, h200 / CudaCostModel.FITTED_ON_GBPS + 1e-9);
+        double small = CudaTuning.tuner(Config.defaults(), 4, 4, "another GPU", H100_MULTIPROCESSORS, h200, null, null)
+                .choose(Collective.ALL_REDUCE, 2, 4, 0).predictedMicros();
+        // 8 B: the latencies, which the memory does not change
+        assertThat(small).isCloseTo(CudaTuning.tuner(Config.defaults(), 4, 4, "another GPU", H100_MULTIPROCESSORS, null)
+                .choose(Collective.ALL_REDUCE, 2, 4, 0).predictedMicros(), org.assertj.core.data.Percentage.withPercentage(0.01));
+    }
+
+    @Test
     void aMalformedTuningFileIsRefusedNamingIt() {
         assertThatThrownBy(() -> CudaTuning.tuner(Config.defaults(), 2, 2, H100, H100_MULTIPROCESSORS, "{\"format\": 3"))
                 .isInstanceOf(JcclException.class).hasMessageContaining("JCCL_TUNING_FILE");

@@ -140,4 +140,49 @@ class DescriptorCacheTest {
         assertThat(c.take(4_000).bytes()).as("nothing pooled fits: new memory").isEqualTo(4_000);
         assertThat(c.allocatedBytes()).isEqualTo(before + 4_000);
     }
+
+    @Test
+    void aDescriptorAGraphHoldsIsNotReusedUntilTheGraphLetsGo() {
+        Gpu g = new Gpu();
+        DescriptorCache<Integer> c = new DescriptorCache<>(g::allocate, g::finished);
+        DescriptorCache.Entry held = entry(c, 4096, 1024);
+        c.put(0, held, 1);
+        DescriptorCache.Kept k = c.hold(0);
+        g.lastMade = 1;
+        g.done = 1;
+        Set<Long> later = new HashSet<>();
+        // Enough new calls to push it out of the cache: its memory is not handed out again.
+        for (int call = 1; call <= 2 * DescriptorCache.MAX_ENTRIES; call++) {
+            DescriptorCache.Entry e = entry(c, 4096, 0);
+            c.put(call, e, call + 1);
+            later.add(e.descriptor().address());
+            g.lastMade = call + 1;
+            g.done = call + 1;
+        }
+        assertThat(c.get(0, 10_000)).as("out of the cache").isNull();
+        assertThat(later).doesNotContain(held.descriptor().address());
+        assertThat(c.heldBytes()).isEqualTo(held.bytes());
+        c.release(k);
+        assertThat(c.heldBytes()).isZero();
+        // Now pooled: among the blocks of its size that later descriptors take again.
+        Set<Long> reused = new HashSet<>();
+        for (int i = 0; i <= 2 * DescriptorCache.MAX_ENTRIES; i++) {
+            reused.add(c.take(4096).address());
+        }
+        assertThat(reused).contains(held.descriptor().address());
+    }
+
+    @Test
+    void aHeldDescriptorStillInTheCacheStaysUsableAfterRelease() {
+        Gpu g = new Gpu();
+        DescriptorCache<Integer> c = new DescriptorCache<>(g::allocate, g::finished);
+        DescriptorCache.Entry e = entry(c, 4096, 0);
+        c.put(7, e, 1);
+        DescriptorCache.Kept first = c.hold(7);
+        DescriptorCache.Kept second = c.hold(7);
+        c.release(first);
+        c.release(second);
+        assertThat(c.heldBytes()).isZero();
+        assertThat(c.get(7, 2)).isSameAs(e);
+    }
 }

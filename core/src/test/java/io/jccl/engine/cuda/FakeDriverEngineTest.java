@@ -104,6 +104,16 @@ class FakeDriverEngineTest {
     }
 
     @Test
+    void capturedCollectivesReplayedAHundredTimesAreExact() {
+        CudaGraphsOnGpu.capturedCollectivesReplayExactly(CudaDevice.open(0), 3, 1000, 100);
+    }
+
+    @Test
+    void whatCannotBeCapturedIsRefusedWithTheReason() {
+        CudaGraphsOnGpu.whatCannotBeCapturedIsRefusedWithTheReason(CudaDevice.open(0));
+    }
+
+    @Test
     void workHandlesOnCudaStreams() throws Exception {
         UserCallsOnGpu.workOnCudaStreams(CudaDevice.open(0));
     }
