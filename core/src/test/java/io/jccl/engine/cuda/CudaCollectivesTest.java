@@ -679,6 +679,14 @@ class CudaCollectivesTest {
     }
 
     @Test
+    void capturedCallsOfTwoProcessesReplayOverTheSocketProxyAndPinnedHostMemory() throws Exception {
+        Map<String, String> sockets = new java.util.HashMap<>(CudaProcesses.SOCKETS_ONLY);
+        sockets.putAll(Map.of("JCCL_TEST_GRAPH", "1", "JCCL_TEST_COUNT", "100001"));
+        CudaProcesses.checkWithoutLl128(gpuLibrary(), List.of(sockets, sockets));
+        CudaProcesses.check(2, gpuLibrary(), Map.of("JCCL_P2P_DISABLE", "1", "JCCL_TEST_GRAPH", "1", "JCCL_TEST_COUNT", "100001"));
+    }
+
+    @Test
     void ranksOfTwoHostsConnectThroughTheSocketProxyAndWithinAHostAsBefore() throws Exception {
         // JCCL_HOSTID makes hosts of processes: ranks 0 and 1 share host a (CUDA IPC), rank 2 is
         // host b (sockets), so one communicator mixes GPU-scope and system-scope connections.

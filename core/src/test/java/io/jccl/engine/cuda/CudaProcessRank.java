@@ -28,7 +28,9 @@ import java.lang.foreign.ValueLayout;
  * all-reduces until one fails; prints {@code looping} after the first, then the failure, and exits 3.
  * {@code abort}: rank 1 makes one all-reduce, aborts, prints {@code aborted} and stays alive 10 s;
  * the others {@code loop}. {@code late}: rank 0 sends to rank 1, prints {@code sent}, closes and
- * exits; rank 1 receives 2 s later, checks and prints {@code ok late} (exit 0, else 2).
+ * exits; rank 1 receives 2 s later, checks and prints {@code ok late} (exit 0, else 2). With
+ * JCCL_TEST_GRAPH=1, {@code check} captures each collective in a CUDA graph and launches it twice
+ * (the transports between processes, the socket proxy's among them, serve replayed calls).
  */
 public final class CudaProcessRank {
     private CudaProcessRank() {
@@ -192,6 +194,19 @@ public final class CudaProcessRank {
         return (rank + 1) * 1000 + (int) (i % 977);
     }
 
+    /** Issues {@code call} on {@code s}: at once, or with JCCL_TEST_GRAPH=1 captured in a graph launched twice. */
+    private static void issue(CudaStream s, Runnable call) {
+        if (!"1".equals(System.getenv("JCCL_TEST_GRAPH"))) {
+            call.run();
+            return;
+        }
+        try (io.jccl.CudaGraph g = io.jccl.CudaGraph.capture(s, call)) {
+            g.launch(s);
+            g.launch(s);
+            s.synchronize();
+        }
+    }
+
     private static void collectives(Communicator comm, CudaDevice gpu, long count) {
         int rank = comm.rank();
         int n = comm.size();
@@ -205,7 +220,7 @@ public final class CudaProcessRank {
             }
             gpu.copyToDevice(in, host);
 
-            comm.allReduce(in, out, count, DataType.INT32, RedOp.SUM, s);
+            issue(s, () -> comm.allReduce(in, out, count, DataType.INT32, RedOp.SUM, s));
             check(comm, gpu, s, host, out, count, "all-reduce", i -> {
                 long want = 0;
                 for (int r = 0; r < n; r++) {
@@ -213,11 +228,11 @@ public final class CudaProcessRank {
                 }
                 return (int) want;
             });
-            comm.broadcast(in, out, count, DataType.INT32, n - 1, s);
+            issue(s, () -> comm.broadcast(in, out, count, DataType.INT32, n - 1, s));
             check(comm, gpu, s, host, out, count, "broadcast", i -> value(n - 1, i));
-            comm.allGather(in, out, count, DataType.INT32, s);
+            issue(s, () -> comm.allGather(in, out, count, DataType.INT32, s));
             check(comm, gpu, s, host, out, elements, "all-gather", i -> value((int) (i / count), i % count));
-            comm.reduceScatter(in, out, count, DataType.INT32, RedOp.SUM, s);
+            issue(s, () -> comm.reduceScatter(in, out, count, DataType.INT32, RedOp.SUM, s));
             check(comm, gpu, s, host, out, count, "reduce-scatter", i -> {
                 long want = 0;
                 for (int r = 0; r < n; r++) {
@@ -225,7 +240,7 @@ public final class CudaProcessRank {
                 }
                 return (int) want;
             });
-            comm.allToAll(in, out, count, DataType.INT32, s);
+            issue(s, () -> comm.allToAll(in, out, count, DataType.INT32, s));
             // block r of the output is block `rank` of rank r's input
             check(comm, gpu, s, host, out, elements, "all-to-all", i -> value((int) (i / count), rank * count + i % count));
 

@@ -236,6 +236,15 @@ class FakeDriverEngineTest {
     }
 
     @Test
+    void capturedCallsOfTwoProcessesReplayOverTheSocketProxyAndPinnedHostMemory() throws Exception {
+        Map<String, String> sockets = new java.util.HashMap<>(CudaProcesses.SOCKETS_ONLY);
+        sockets.putAll(Map.of("JCCL_TEST_GRAPH", "1", "JCCL_TEST_COUNT", "3001"));
+        CudaProcesses.checkWithoutLl128(library.toString(), List.of(sockets, sockets));
+        Map<String, String> pinned = Map.of("JCCL_P2P_DISABLE", "1", "JCCL_TEST_GRAPH", "1", "JCCL_TEST_COUNT", "3001");
+        CudaProcesses.check(2, library.toString(), pinned);
+    }
+
+    @Test
     void ranksOfTwoHostsConnectThroughTheSocketProxyAndWithinAHostAsBefore() throws Exception {
         // JCCL_HOSTID makes hosts of processes: ranks 0 and 1 share host a (CUDA IPC), rank 2 is
         // host b (sockets), so one communicator mixes GPU-scope and system-scope connections.
