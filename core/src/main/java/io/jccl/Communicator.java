@@ -578,7 +578,7 @@ public final class Communicator implements AutoCloseable {
         if (Group.active()) {
             Group.batch(this, stream).collectives.add(a);
         } else {
-            engine.submit(List.of(a), List.of(), s);
+            engine.submit(a, s);
         }
     }
 

@@ -91,6 +91,11 @@ public abstract class EngineRank {
     /** Plans the operations of one call or group (collectives in order, then the sends and receives as one exchange) and queues them on {@code stream}. */
     public abstract void submit(List<CollectiveArgs> collectives, List<P2pArgs> p2p, EngineStream stream);
 
+    /** One collective outside a group: as {@link #submit(List, List, EngineStream)} of it alone. */
+    public void submit(CollectiveArgs collective, EngineStream stream) {
+        submit(List.of(collective), List.of(), stream);
+    }
+
     /** Registers a user buffer (ncclCommRegister): checked once, later calls inside it skip the check. */
     public abstract void register(MemorySegment buffer);
 

@@ -64,6 +64,8 @@ public final class CudaComm extends EngineRank {
     private final MemorySegment launchParams;
     private MemorySegment lastEvent;
     private GpuStream lastStream;
+    /** The stream this rank last launched on (claimed for it in the domain). */
+    private volatile GpuStream claimed;
     /** Where cuStreamGetCaptureInfo writes, once per call. */
     private final MemorySegment captureInfo;
     /** The launch being made is captured into a graph: nothing may wait for the GPU. */
@@ -355,18 +357,28 @@ public final class CudaComm extends EngineRank {
 
     @Override
     public void submit(List<CollectiveArgs> collectives, List<P2pArgs> p2p, EngineStream stream) {
+        submit(collectives, null, p2p, stream);
+    }
+
+    /** One collective outside a group: a repeat of the last one allocates nothing. */
+    @Override
+    public void submit(CollectiveArgs collective, EngineStream stream) {
+        submit(null, collective, List.of(), stream);
+    }
+
+    /** {@code collectives} in order, or the one {@code single} (then {@code collectives} is null), then {@code p2p}. */
+    private void submit(List<CollectiveArgs> collectives, CollectiveArgs single, List<P2pArgs> p2p, EngineStream stream) {
         GpuStream s = gpuStream(stream);
         checkUsable();
         if (!s.device().pciBusId().equals(gpu.device.pciBusId())) {
             throw JcclException.invalidArgument(rank, "stream", "belongs to " + s.device() + ", not " + gpu.device
                     + " where this rank runs");
         }
-        for (CollectiveArgs a : collectives) {
-            if (a.send() != null) {
-                requireDevice("sendbuff", a.send().address(), a.send().byteSize(), true);
-            }
-            if (a.recv() != null) {
-                requireDevice("recvbuff", a.recv().address(), a.recv().byteSize(), true);
+        if (single != null) {
+            requireBuffers(single);
+        } else {
+            for (CollectiveArgs a : collectives) {
+                requireBuffers(a);
             }
         }
         for (P2pArgs a : p2p) {
@@ -374,7 +386,10 @@ public final class CudaComm extends EngineRank {
                 requireDevice(a.send() ? "sendbuff" : "recvbuff", a.buffer().address(), a.bytes(), true);
             }
         }
-        domain.claimStream(s, rank);
+        if (s != claimed) {
+            domain.claimStream(s, rank);
+            claimed = s;
+        }
         synchronized (this) {
             gpu.device.makeCurrent();
             releaseHeld();
@@ -384,13 +399,22 @@ public final class CudaComm extends EngineRank {
             int mode = captureId != 0 ? CudaDriver.exchangeCaptureMode(Cuda.CU_STREAM_CAPTURE_MODE_RELAXED) : -1;
             capturing = captureId != 0;
             try {
-                launchAll(collectives, p2p, s, captureId);
+                launchAll(collectives, single, p2p, s, captureId);
             } finally {
                 capturing = false;
                 if (mode >= 0) {
                     CudaDriver.exchangeCaptureMode(mode);
                 }
             }
+        }
+    }
+
+    private void requireBuffers(CollectiveArgs a) {
+        if (a.send() != null) {
+            requireDevice("sendbuff", a.send().address(), a.send().byteSize(), true);
+        }
+        if (a.recv() != null) {
+            requireDevice("recvbuff", a.recv().address(), a.recv().byteSize(), true);
         }
     }
 
@@ -410,7 +434,16 @@ public final class CudaComm extends EngineRank {
         return captureInfo.get(ValueLayout.JAVA_LONG, 8);
     }
 
-    private void launchAll(List<CollectiveArgs> collectives, List<P2pArgs> p2p, GpuStream s, long captureId) {
+    private void launchAll(List<CollectiveArgs> collectives, CollectiveArgs single, List<P2pArgs> p2p, GpuStream s,
+                           long captureId) {
+        Repeat r = repeat;
+        if (single != null) {
+            if (r != null && r.is(domain.planner.plan(single, rank).plan(), single) && launchAgain(r, s, captureId)) {
+                return;
+            }
+            collectives = List.of(single);
+        }
+        repeat = null;
         List<Op> batch = new ArrayList<>();
         for (CollectiveArgs a : collectives) {
             Planner.Planned planned = domain.planner.plan(a, rank);
@@ -506,6 +539,61 @@ public final class CudaComm extends EngineRank {
     private void launch(List<Op> batch, GpuStream s, long captureId) {
         Op first = batch.getFirst();
         MemorySegment f = gpu.function(CudaTuning.kernelProtocol(first.protocol()), first.type().ordinal());
+        orderAfterPrevious(s, captureId);
+        int blocks = 0;
+        DescKey key = null;
+        for (int i = 0; i < batch.size(); i++) {
+            Op op = batch.get(i);
+            key = new DescKey(op.shape(), op.protocol(), op.type(), op.op(), op.in(), op.out());
+            long desc = descriptor(key, op.plan(), op.redop(), captureId != 0 ? hold : null);
+            batchArg.setAtIndex(ValueLayout.JAVA_LONG, i, desc);
+            blocks = Math.max(blocks, CudaTuning.blocks(op.plan()));
+        }
+        batchArg.set(ValueLayout.JAVA_INT, BATCH_COUNT, batch.size());
+        fire(f, blocks, first.protocol(), s, captureId);
+        repeat = batch.size() == 1 && first.plan() == first.shape() ? new Repeat(first.plan(), first.type(), first.op(),
+                first.in()[0], first.out()[0], key, f, blocks) : null;
+    }
+
+    /**
+     * The last call launched alone, as the next may repeat it (most loops do): then its plan,
+     * kernel, blocks and descriptor key are taken as they are, and the launch allocates nothing.
+     */
+    private record Repeat(Plan plan, DataType type, RedOp op, long in, long out, DescKey key, MemorySegment function,
+                          int blocks) {
+        boolean is(Plan p, CollectiveArgs a) {
+            return p == plan && a.type() == type && java.util.Objects.equals(a.op(), op) && address(a.send()) == in
+                    && address(a.recv()) == out;
+        }
+    }
+
+    private Repeat repeat;
+
+    /**
+     * Launches the call {@link #repeat} describes again, if its descriptor is still kept; false
+     * (nothing done) when it is not.
+     */
+    private boolean launchAgain(Repeat r, GpuStream s, long captureId) {
+        DescriptorCache.Entry known = descriptors.get(r.key(), launches + 1);
+        if (known == null) {
+            return false;
+        }
+        orderAfterPrevious(s, captureId);
+        if (captureId != 0) {
+            hold.descriptors.add(descriptors.hold(r.key()));
+        }
+        batchArg.setAtIndex(ValueLayout.JAVA_LONG, 0, known.descriptor().address());
+        batchArg.set(ValueLayout.JAVA_INT, BATCH_COUNT, 1);
+        fire(r.function(), r.blocks(), r.key().protocol(), s, captureId);
+        return true;
+    }
+
+    /**
+     * Keeps the rank's launches in one order whatever stream carries them: a launch on another
+     * stream than the previous one waits for it (within a capture, for the capture's previous
+     * one); a capture's first launch makes the hold of its descriptors.
+     */
+    private void orderAfterPrevious(GpuStream s, long captureId) {
         if (captureId == 0 && lastStream != null && lastStream != s) {
             CudaDriver.waitEvent(s.handle(), lastEvent);
         } else if (captureId != 0 && captureStream != null && captureStream != s && hold.captureId == captureId) {
@@ -514,17 +602,12 @@ public final class CudaComm extends EngineRank {
         if (captureId != 0 && (hold == null || hold.captureId != captureId)) {
             hold = GraphHolds.create(this, captureId, captureInfo.get(ValueLayout.ADDRESS, 16));
         }
-        int blocks = 0;
-        for (int i = 0; i < batch.size(); i++) {
-            Op op = batch.get(i);
-            long desc = descriptor(op.plan(), op.shape(), op.protocol(), op.type(), op.op(), op.redop(), op.in(), op.out(),
-                    captureId != 0 ? hold : null);
-            batchArg.setAtIndex(ValueLayout.JAVA_LONG, i, desc);
-            blocks = Math.max(blocks, CudaTuning.blocks(op.plan()));
-        }
-        batchArg.set(ValueLayout.JAVA_INT, BATCH_COUNT, batch.size());
+    }
+
+    /** Launches {@code f} with the batch argument as set, and records the event that orders what follows. */
+    private void fire(MemorySegment f, int blocks, Protocol protocol, GpuStream s, long captureId) {
         try {
-            CudaDriver.launch(f, blocks, CudaTuning.threads(first.protocol()), 0, s.handle(), launchParams);
+            CudaDriver.launch(f, blocks, CudaTuning.threads(protocol), 0, s.handle(), launchParams);
         } catch (JcclException e) {
             if (captureId != 0) {
                 // Nothing runs yet: the capture fails, and the rank's eager calls stay in step.
@@ -593,13 +676,11 @@ public final class CudaComm extends EngineRank {
      * The device address of the call's descriptor for the launch being made: packed and uploaded
      * the first time, then reused while {@link DescriptorCache} keeps it.
      */
-    private long descriptor(Plan plan, Object shape, Protocol p, DataType type, RedOp op, int redop, long[] in, long[] out,
-                            GraphHolds.Hold graph) {
-        DescKey key = new DescKey(shape, p, type, op, in, out);
+    private long descriptor(DescKey key, Plan plan, int redop, GraphHolds.Hold graph) {
         long launch = launches + 1;
         DescriptorCache.Entry known = descriptors.get(key, launch);
         if (known == null) {
-            known = pack(key, plan, shape, p, type, redop, in, out, launch);
+            known = pack(key, plan, key.shape(), key.protocol(), key.type(), redop, key.in(), key.out(), launch);
         }
         if (graph != null) {
             graph.descriptors.add(descriptors.hold(key));
