@@ -29,7 +29,8 @@ class CudaStubTest {
      * Symbols cuda.h (13.0) maps to that are newer than Debian's stub (CUDA 11.8), with the CUDA
      * version that introduced them; a stub from a newer toolkit has them.
      */
-    private static final Map<String, String> NEWER_THAN_DEBIAN_STUB = Map.of("cuEventElapsedTime_v2", "12.8");
+    private static final Map<String, String> NEWER_THAN_DEBIAN_STUB = Map.of("cuEventElapsedTime_v2", "12.8",
+            "cuStreamGetCaptureInfo_v3", "12.3");
 
     private static Path stub;
 

@@ -496,10 +496,29 @@ public final class CudaDriver {
      * that the query allocates nothing): the stream's capture status.
      */
     public static int captureInfo(MemorySegment stream, MemorySegment info) {
+        Boolean v3 = captureInfoV3;
+        if (v3 == null) {
+            v3 = Cuda.LIBRARY.find("cuStreamGetCaptureInfo_v3").isPresent();
+            captureInfoV3 = v3;
+        }
+        if (!v3) {
+            // A driver before CUDA 12.3: its status alone, enough for calls that are not captured.
+            check("cuStreamGetCaptureInfo", () -> Cuda.cuStreamIsCapturing(stream, info));
+            int status = info.get(C_INT, 0);
+            if (status != Cuda.CU_STREAM_CAPTURE_STATUS_NONE) {
+                throw new JcclException(ErrorCode.INVALID_USAGE, JcclException.NO_RANK, "capturing jccl's calls in a CUDA"
+                        + " graph needs a CUDA driver of 12.3 or newer (cuStreamGetCaptureInfo_v3); this one is "
+                        + driverVersion());
+            }
+            return status;
+        }
         check("cuStreamGetCaptureInfo", () -> Cuda.cuStreamGetCaptureInfo_v3(stream, info, info.asSlice(8),
                 info.asSlice(16), MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL));
         return info.get(C_INT, 0);
     }
+
+    /** Whether the driver exports cuStreamGetCaptureInfo_v3 (CUDA 12.3 on); null until asked. */
+    private static volatile Boolean captureInfoV3;
 
     /** {@code cuStreamIsCapturing}: a {@code CU_STREAM_CAPTURE_STATUS_*}. */
     public static int captureStatus(MemorySegment stream) {
