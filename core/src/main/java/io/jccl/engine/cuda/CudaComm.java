@@ -880,7 +880,14 @@ public final class CudaComm extends EngineRank {
         if (captureEvent != null) {
             CudaDriver.destroyEvent(captureEvent);
         }
+        // The driver lets go of a destroyed graph's holds on a thread of its own, once its launches
+        // are done: a moment for graphs destroyed just before this close.
+        long until = System.nanoTime() + 200_000_000L;
         int graphs = GraphHolds.live(this);
+        while (graphs > 0 && System.nanoTime() < until) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            graphs = GraphHolds.live(this);
+        }
         if (graphs > 0) {
             Log.of(config, rank).warn(Config.Subsys.INIT, "closed while " + graphs + " CUDA graph(s) with its captured calls still exist: their"
                     + " device memory is freed now, so destroy them before launching again (a launch would read freed memory)");

@@ -98,6 +98,8 @@ final class GraphHolds {
             Hold h = LIVE.remove(pointer.address());
             if (h != null) {
                 h.comm.graphReleased(h);
+                // a capture the caller ended itself (not through CapturedGraph) is forgotten here
+                CAPTURED.remove(h.captureId);
             }
         } catch (Throwable t) {
             // An exception must not unwind into the driver; the hold then stays until close.
