@@ -28,9 +28,14 @@ public final class Nets {
      * where libibverbs loads and such a port exists, else sockets.
      */
     public static Net open(Config config, NetSetup setup) {
+        return open(config, setup, Log.NO_RANK);
+    }
+
+    /** As {@link #open(Config, NetSetup)}, the choice logged as rank {@code rank}'s. */
+    public static Net open(Config config, NetSetup setup, int rank) {
         String forced = Values.of(config).get(Settings.NET);
         if ("Socket".equals(forced)) {
-            return sockets(config, setup, "JCCL_NET=Socket");
+            return sockets(config, setup, rank, "JCCL_NET=Socket");
         }
         boolean ib = "IB".equals(forced);
         IbOptions options = IbOptions.of(config);
@@ -39,7 +44,7 @@ public final class Nets {
                 throw new JcclException(ErrorCode.SYSTEM_ERROR, JcclException.NO_RANK, "JCCL_NET is 'IB', but libibverbs cannot "
                         + "be loaded (install rdma-core's libibverbs, or set JCCL_IBVERBS_LIB)");
             }
-            return sockets(config, setup, "no libibverbs");
+            return sockets(config, setup, rank, "no libibverbs");
         }
         List<IbDevice> devices;
         try {
@@ -49,7 +54,7 @@ public final class Nets {
                 throw new JcclException(e.code(), JcclException.NO_RANK, "JCCL_NET is 'IB', but the RDMA devices cannot be "
                         + "opened: " + e.getMessage(), e);
             }
-            return sockets(config, setup, "the RDMA devices cannot be opened (" + e.getMessage() + ")");
+            return sockets(config, setup, rank, "the RDMA devices cannot be opened (" + e.getMessage() + ")");
         }
         if (devices.isEmpty()) {
             if (ib) {
@@ -58,22 +63,22 @@ public final class Nets {
                         + "InfiniBand or RoCE port" + (options.hca() != IbHcaFilter.ALL ? " matches JCCL_IB_HCA=" + options.hca() : "")
                         + " (RDMA devices: " + (all.isEmpty() ? "none" : String.join(", ", all)) + ")");
             }
-            return sockets(config, setup, "no active RDMA port");
+            return sockets(config, setup, rank, "no active RDMA port");
         }
-        say(config, () -> "NET/IB: using " + devices.stream().map(d -> d + (d.ethernet ? "/RoCE (GID " + d.gidIndex + ")"
+        say(config, rank, () -> "NET/IB: using " + devices.stream().map(d -> d + (d.ethernet ? "/RoCE (GID " + d.gidIndex + ")"
                 : "/IB (LID " + d.lid + ")")).collect(Collectors.joining(", ")) + (ib ? " (JCCL_NET=IB)" : "")
                 + "; " + options.qps() + " queue pair(s) per connection");
         return new IbNet(setup, options, devices);
     }
 
-    private static Net sockets(Config config, NetSetup setup, String why) {
-        say(config, () -> "NET/Socket: using sockets (" + why + ")");
+    private static Net sockets(Config config, NetSetup setup, int rank, String why) {
+        say(config, rank, () -> "NET/Socket: using sockets (" + why + ")");
         return new SocketNet(setup, config.socketThreads(), config.socksPerThread());
     }
 
-    private static void say(Config config, java.util.function.Supplier<String> line) {
+    private static void say(Config config, int rank, java.util.function.Supplier<String> line) {
         if (SAID.compareAndSet(false, true)) {
-            Log.of(config, Log.NO_RANK).info(Config.Subsys.NET, line);
+            Log.of(config, rank).info(Config.Subsys.NET, line);
         }
     }
 }
