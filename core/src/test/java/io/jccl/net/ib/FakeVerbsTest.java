@@ -250,17 +250,20 @@ class FakeVerbsTest {
             assertThat(FakeIbCounters.rdmaBytes() - before).isEqualTo(1564);
 
             // WRITE_WITH_IMM consumes a posted receive (no buffer needed); SEND_WITH_IMM scatters
-            // over two SGEs; an inline SEND carries the bytes of the post, not later ones
+            // over two SGEs; an inline SEND, which waits (RNR) for its receive, carries the bytes
+            // of the post, not those of the buffer when it is sent
             b.postRecv(10);
             b.postRecv(11, RcEndpoint.sge(rbuf, 0, 10), RcEndpoint.sge(rbuf, 100, 200));
-            b.postRecv(12, RcEndpoint.sge(rbuf, 400, 64));
             a.post(3, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_SEND_SIGNALED, dst.address() + 7000, dst.rkey(), 0xcafe0001,
                     RcEndpoint.sge(src, 7000, 300));
             a.post(4, IBV_WR_SEND_WITH_IMM, IBV_SEND_SIGNALED, 0, 0, 0x01020304, RcEndpoint.sge(src, 3000, 50));
             src.memory().asSlice(5000, 40).fill((byte) 0x5a);
             a.post(5, IBV_WR_SEND, IBV_SEND_SIGNALED | IBV_SEND_INLINE, 0, 0, 0, RcEndpoint.sge(src, 5000, 40));
+            List<RcEndpoint.Completion> sent = new java.util.ArrayList<>(a.poll(3, 50));
+            assertThat(sent).extracting(RcEndpoint.Completion::wrId).containsExactly(3L, 4L); // 5 waits
             src.memory().asSlice(5000, 40).fill((byte) 0x11);
-            List<RcEndpoint.Completion> sent = a.poll(3, 10_000);
+            b.postRecv(12, RcEndpoint.sge(rbuf, 400, 64));
+            sent.addAll(a.poll(1, 10_000));
             assertThat(sent).extracting(RcEndpoint.Completion::wrId).containsExactly(3L, 4L, 5L);
             assertThat(sent).extracting(RcEndpoint.Completion::status).containsOnly(IBV_WC_SUCCESS);
             assertThat(sent).extracting(RcEndpoint.Completion::opcode).containsExactly(IBV_WC_RDMA_WRITE, IBV_WC_SEND, IBV_WC_SEND);
