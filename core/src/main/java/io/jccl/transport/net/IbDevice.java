@@ -22,9 +22,14 @@ import java.util.Set;
 /**
  * One active port of an RDMA device, opened for the IB net: its verbs context and protection
  * domain, how it is addressed (InfiniBand: its LID; RoCE: a GID, {@link IbGids}), its MTU and
- * speed, and the registrations of its memory ({@link IbMemoryCache}).
+ * speed, and the registrations of its memory ({@link IbMemoryCache}). As NCCL's net_ib, a process
+ * opens its ports once ({@link #shared}) and keeps them: every communicator's net uses them, and
+ * registrations are shared across communicators.
  */
 final class IbDevice {
+    /** The ports this process opened, by the settings that chose them (JCCL_IB_HCA, JCCL_IB_GID_INDEX). */
+    private static final java.util.Map<String, List<IbDevice>> OPENED = new java.util.HashMap<>();
+
     /** Access every registration of the IB net allows: the peer writes into receive buffers and CTS FIFOs. */
     static final int ACCESS = IbVerbs.IBV_ACCESS_LOCAL_WRITE | IbVerbs.IBV_ACCESS_REMOTE_WRITE;
     private static final long PAGE = 4096;
@@ -80,6 +85,23 @@ final class IbDevice {
 
     NetProperties properties(int maxRequests) {
         return new NetProperties(toString(), pciPath, speedMbps, Set.of(MemoryKind.HOST), maxRequests);
+    }
+
+    /** The ports {@code options} choose, opened by the first net that asked and kept for the process's life. */
+    static synchronized List<IbDevice> shared(IbOptions options) {
+        String key = options.hca() + "|" + options.gidIndex();
+        List<IbDevice> found = OPENED.get(key);
+        if (found == null) {
+            found = List.copyOf(open(options));
+            OPENED.put(key, found);
+        }
+        return found;
+    }
+
+    /** Closes every port {@link #shared} opened (tests that count verbs objects; no net may use them any more). */
+    static synchronized void closeShared() {
+        OPENED.values().forEach(l -> l.forEach(IbDevice::close));
+        OPENED.clear();
     }
 
     /**

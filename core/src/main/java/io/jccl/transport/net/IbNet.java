@@ -54,7 +54,7 @@ final class IbNet implements Net {
     private final Set<SocketChannel> loose = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    /** A net over {@code devices} (not empty; closed with the net). */
+    /** A net over {@code devices} (not empty; the process's, {@link IbDevice#shared}: they outlive the net). */
     IbNet(NetSetup setup, IbOptions options, List<IbDevice> devices) {
         if (devices.isEmpty()) {
             throw new IllegalArgumentException("an IB net needs a device");
@@ -340,6 +340,5 @@ final class IbNet implements Net {
         listeners.forEach(SocketListener::close);
         comms.forEach(IbComm::close);
         loose.forEach(SocketNet::closeQuietly);
-        devices.forEach(IbDevice::close);
     }
 }

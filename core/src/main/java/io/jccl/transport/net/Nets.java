@@ -48,7 +48,7 @@ public final class Nets {
         }
         List<IbDevice> devices;
         try {
-            devices = IbDevice.open(options);
+            devices = IbDevice.shared(options);
         } catch (JcclException e) {
             if (ib) {
                 throw new JcclException(e.code(), JcclException.NO_RANK, "JCCL_NET is 'IB', but the RDMA devices cannot be "

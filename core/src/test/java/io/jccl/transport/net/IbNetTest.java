@@ -2,9 +2,7 @@
 package io.jccl.transport.net;
 
 import io.jccl.Config;
-import io.jccl.net.ib.Verbs;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -26,8 +24,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The {@link Net} interface on the IB net, two nets of this JVM over one RDMA device: messages
  * match their receives in order with their sizes, stamps and every byte (inline, registered,
  * bounced; over several queue pairs); a send waits for its receive; a message above the posted
- * size fails naming the connection; the poller sees an arrival. Runs where a libibverbs with a
- * device is given ({@code -Djccl.ibverbs.lib}: the fake one in the fake-verbs run), else skips.
+ * size fails naming the connection; the poller sees an arrival. Runs on the fake libibverbs in
+ * the fake-verbs JVM, or on the one {@code -Djccl.ibverbs.lib} names ({@link IbFake}).
  */
 @Timeout(60)
 class IbNetTest {
@@ -40,11 +38,8 @@ class IbNetTest {
     private RecvComm recv;
 
     @BeforeAll
-    static void needsADevice() {
-        String why = System.getProperty("jccl.ibverbs.lib") == null && System.getenv("JCCL_IBVERBS_LIB") == null
-                ? "no libibverbs was given (jccl.ibverbs.lib)" : !Verbs.available() ? "libibverbs does not load"
-                : Verbs.deviceNames().isEmpty() ? "libibverbs has no device" : null;
-        Assumptions.assumeTrue(why == null, why);
+    static void needsADevice() throws Exception {
+        IbFake.library();
     }
 
     private Net net(int qps) {
@@ -56,10 +51,15 @@ class IbNetTest {
     }
 
     private Net[] connected(int qps) throws IOException {
+        return connected(qps, 0);
+    }
+
+    /** Two nets and a connection between them on device {@code dev} of each. */
+    private Net[] connected(int qps, int dev) throws IOException {
         Net a = net(qps);
         Net b = net(qps);
-        ListenComm l = b.listen(0);
-        send = a.connect(0, l.handle(), TAG, System.nanoTime() + 10 * SECOND);
+        ListenComm l = b.listen(dev);
+        send = a.connect(dev, l.handle(), TAG, System.nanoTime() + 10 * SECOND);
         recv = b.accept(l, System.nanoTime() + 10 * SECOND);
         assertThat(recv).isNotNull();
         assertThat(recv.tag()).isEqualTo(TAG);
@@ -70,6 +70,7 @@ class IbNetTest {
     void close() {
         nets.forEach(Net::close);
         arena.close();
+        IbDevice.closeShared(); // FakeVerbsTest, in this JVM too, counts live verbs objects
     }
 
     private static void fill(MemorySegment s, long offset, long n, int seed) {
@@ -100,8 +101,11 @@ class IbNetTest {
 
     @Test
     void messagesArriveInOrderWithTheirSizesStampsAndBytes() throws IOException {
-        for (int qps : new int[] {1, 3}) {
-            Net[] n = connected(qps);
+        // Every device (the fake's: InfiniBand, RoCE), with one queue pair and with three.
+        int devices = net(1).devices();
+        for (int k = 0; k < 2 * devices; k++) {
+            int qps = k % 2 == 0 ? 1 : 3;
+            Net[] n = connected(qps, k / 2);
             MemorySegment out = arena.allocate(1 << 20, 4096);
             MemorySegment in = arena.allocate(1 << 20, 4096);
             MemoryHandle mo = n[0].register(send, out, MemoryKind.HOST);
