@@ -49,6 +49,7 @@ final class IbDevice {
     final String pciPath;
     final IbMemoryCache memory;
 
+    @SuppressWarnings("restricted") // registrations: the pages' range, and the ibv_mr verbs returned, at their sizes
     private IbDevice(String name, int port, MemorySegment context, boolean ethernet, int lid, int gidIndex, byte[] gid, int mtu,
             long speedMbps) {
         this.name = name;

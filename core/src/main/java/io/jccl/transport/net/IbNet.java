@@ -201,7 +201,7 @@ final class IbNet implements Net {
         }
         try {
             writeFully(ch, c.info().encode());
-            ch.socket().setSoTimeout((int) Math.clamp((deadline - System.nanoTime()) / 1_000_000, 1, Integer.MAX_VALUE));
+            ch.socket().setSoTimeout(Math.clamp((deadline - System.nanoTime()) / 1_000_000, 1, Integer.MAX_VALUE));
             IbConnInfo receiver = readInfo(new DataInputStream(ch.socket().getInputStream()));
             c.connect(receiver);
             writeFully(ch, new byte[] {1});
@@ -228,7 +228,7 @@ final class IbNet implements Net {
             opened(ch);
             try {
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                ch.socket().connect(to, (int) Math.clamp((deadline - System.nanoTime()) / 1_000_000, 1, Integer.MAX_VALUE));
+                ch.socket().connect(to, Math.clamp((deadline - System.nanoTime()) / 1_000_000, 1, Integer.MAX_VALUE));
                 writeFully(ch, SocketHeader.encode(setup.commId(), setup.key(), tag, 0, 1));
                 return ch;
             } catch (IOException e) {
