@@ -210,6 +210,11 @@ final class IbNet implements Net {
             c.close();
             loose.remove(ch);
             throw new IOException("the receiver of " + c + " at " + to + " did not answer the IB handshake in time", e);
+        } catch (java.io.EOFException e) {
+            c.close();
+            loose.remove(ch);
+            throw new IOException("the receiver of " + c + " at " + to + " refused the IB handshake (its log says why: "
+                    + "JCCL_IB_QPS_PER_CONNECTION differs, or its queue pairs cannot reach this port)", e);
         } catch (IOException | RuntimeException e) {
             c.close();
             loose.remove(ch);

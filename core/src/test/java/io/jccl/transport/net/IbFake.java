@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.jccl.transport.net;
 
+import io.jccl.bindings.ibverbs.IbVerbs;
 import io.jccl.engine.cuda.EmulationBuild;
 import io.jccl.net.ib.Verbs;
 import org.junit.jupiter.api.Assumptions;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -46,6 +51,26 @@ public final class IbFake {
         }
         library = Path.of(given);
         return library;
+    }
+
+    /**
+     * The fake's live verbs objects, "qp=0 mr=0 cq=0 pd=0 context=0" when all were released
+     * (its hook jccl_fake_ib_live, in the library this JVM loaded); null on a real libibverbs.
+     */
+    public static String live() {
+        if (IbVerbs.LIBRARY.find("jccl_fake_ib_live").isEmpty()) {
+            return null;
+        }
+        MethodHandle h = IbVerbs.LIBRARY.downcall("jccl_fake_ib_live", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
+        StringBuilder sb = new StringBuilder();
+        for (String kind : new String[] {"qp", "mr", "cq", "pd", "context"}) {
+            try (Arena a = Arena.ofConfined()) {
+                sb.append(sb.isEmpty() ? "" : " ").append(kind).append('=').append((int) h.invokeExact(a.allocateFrom(kind)));
+            } catch (Throwable t) {
+                throw new AssertionError(t);
+            }
+        }
+        return sb.toString();
     }
 
     private static void skip(String why) {

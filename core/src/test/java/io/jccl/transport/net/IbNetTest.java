@@ -40,11 +40,17 @@ class IbNetTest {
     @BeforeAll
     static void needsADevice() throws Exception {
         IbFake.library();
+        if (Boolean.getBoolean("jccl.test.fake.verbs.jvm")) {
+            assertThat(IbFake.live()).as("the fake's counters, which each test's end checks").isNotNull();
+        }
     }
+
+    /** What the nets' listeners logged. */
+    private final List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private Net net(int qps) {
         Config c = Config.fromVariables(Map.of("JCCL_NET", "IB", "JCCL_IB_QPS_PER_CONNECTION", Integer.toString(qps)));
-        Net n = Nets.open(c, new NetSetup(InetAddress.getLoopbackAddress(), 7, KEY, t -> "connection " + t, w -> { }));
+        Net n = Nets.open(c, new NetSetup(InetAddress.getLoopbackAddress(), 7, KEY, t -> "connection " + t, warnings::add));
         nets.add(n);
         assertThat(n.name()).isEqualTo("IB");
         return n;
@@ -71,6 +77,10 @@ class IbNetTest {
         nets.forEach(Net::close);
         arena.close();
         IbDevice.closeShared(); // FakeVerbsTest, in this JVM too, counts live verbs objects
+        String live = IbFake.live();
+        if (live != null) {
+            assertThat(live).as("verbs objects the nets left").isEqualTo("qp=0 mr=0 cq=0 pd=0 context=0");
+        }
     }
 
     private static void fill(MemorySegment s, long offset, long n, int seed) {
@@ -200,5 +210,22 @@ class IbNetTest {
                 .hasMessageContaining("registered");
         assertThatThrownBy(() -> n[0].register(send, out, MemoryKind.CUDA)).isInstanceOf(IOException.class)
                 .hasMessageContaining("host memory only");
+    }
+
+    @Test
+    void peersThatDisagreeOnQueuePairsFailNamingTheSetting() throws Exception {
+        Net a = net(2);
+        Net b = net(1);
+        ListenComm l = b.listen(0);
+        assertThatThrownBy(() -> a.connect(0, l.handle(), TAG, System.nanoTime() + 10 * SECOND)).isInstanceOf(IOException.class)
+                .hasMessageStartingWith("the receiver of connection 42 at ").hasMessageContaining("refused the IB handshake")
+                .hasMessageContaining("JCCL_IB_QPS_PER_CONNECTION");
+        assertThat(b.accept(l, System.nanoTime() + SECOND / 10)).isNull();
+        long deadline = System.nanoTime() + 10 * SECOND;
+        while (warnings.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(warnings).singleElement().asString().contains("dropped a connection from ")
+                .endsWith("connection 42: the peer has 2 queue pairs per connection, this rank 1 (JCCL_IB_QPS_PER_CONNECTION must agree)");
     }
 }
