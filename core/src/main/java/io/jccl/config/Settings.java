@@ -5,6 +5,7 @@ import io.jccl.Config.Debug;
 import io.jccl.Config.Subsys;
 import io.jccl.algo.Algorithm;
 import io.jccl.proto.Protocol;
+import io.jccl.transport.net.IbHcaFilter;
 
 import java.math.BigDecimal;
 import java.net.StandardProtocolFamily;
@@ -114,6 +115,28 @@ public final class Settings {
             Settings::family, f -> f == StandardProtocolFamily.INET ? "AF_INET" : "AF_INET6", "must be AF_INET or AF_INET6")
             .valid(f -> f == StandardProtocolFamily.INET || f == StandardProtocolFamily.INET6)
             .doc("`AF_INET` or `AF_INET6`; unset, either, IPv4 first");
+    public static final Setting<String> NET = new Setting<String>("JCCL_NET", Settings::net, t -> t,
+            "must be IB or Socket").defaultDoc("IB where usable, else Socket").doc("the network between processes, as "
+                    + "`NCCL_NET`: `IB` (ibverbs: InfiniBand or RoCE; init fails when no active RDMA port is usable) or "
+                    + "`Socket`; unset, IB where libibverbs loads and an active port passes `JCCL_IB_HCA`, else sockets");
+    public static final Setting<IbHcaFilter> IB_HCA = new Setting<IbHcaFilter>("JCCL_IB_HCA", IbHcaFilter::parse,
+            IbHcaFilter::toString, "must be a comma list of devices, each with an optional :port; ^ to exclude, = for exact names")
+            .doc("RDMA devices and ports for the IB net, NCCL's grammar: `mlx5_0:1,mlx5_1` (prefixes of device names, an "
+                    + "optional port), `=` first for exact names, `^` first to exclude; unset, every active port");
+    public static final Setting<Integer> IB_GID_INDEX = new Setting<Integer>("JCCL_IB_GID_INDEX", Integer::valueOf,
+            String::valueOf, "must be a GID index from 0 to 255, or -1").valid(n -> n >= -1 && n <= 255).initial(() -> -1)
+            .doc("RoCE: the GID index of the local port; `-1`: the first RoCE v2 GID holding an IPv4 address (else RoCE v2, "
+                    + "else index 0)");
+    public static final Setting<Integer> IB_TC = range("JCCL_IB_TC", 0, 255, 0)
+            .doc("RoCE: the traffic class of the IB net's packets");
+    public static final Setting<Integer> IB_SL = range("JCCL_IB_SL", 0, 15, 0)
+            .doc("the service level of the IB net's queue pairs");
+    public static final Setting<Integer> IB_TIMEOUT = range("JCCL_IB_TIMEOUT", 1, 31, 20)
+            .doc("the IB net's ack timeout: 4.096 µs × 2^value per try");
+    public static final Setting<Integer> IB_RETRY_CNT = range("JCCL_IB_RETRY_CNT", 0, 7, 7)
+            .doc("how often the IB net's queue pairs retry before a connection fails");
+    public static final Setting<Integer> IB_QPS_PER_CONNECTION = range("JCCL_IB_QPS_PER_CONNECTION", 1, 128, 1)
+            .doc("queue pairs per connection of the IB net; messages take them in turn");
     public static final Setting<Duration> BOOTSTRAP_TIMEOUT = seconds("JCCL_BOOTSTRAP_TIMEOUT").defaultDoc("`JCCL_TIMEOUT`")
             .doc("seconds the bootstrap waits for the root, the missing ranks and any bootstrap exchange");
     public static final Setting<String> HOSTID = text("JCCL_HOSTID", 200).doc("this process's host identity, replacing "
@@ -146,7 +169,8 @@ public final class Settings {
     /** Every row, in the user guide's order. */
     public static final List<Setting<?>> ALL = List.of(BUFFSIZE, LL_BUFFSIZE, LL128_BUFFSIZE, TIMEOUT, ALGO, PROTO,
             MIN_NCHANNELS, MAX_NCHANNELS, INTER_BW, INTER_LATENCY, INTRA_BW, INTRA_LATENCY, TUNING_FILE, P2P_DISABLE,
-            SHM_DISABLE, CMA_DISABLE, CPU_PINNING, IGNORE_CPU_AFFINITY, CHECK_CALLS, KEEPALIVE_MS, COMM_BLOCKING, SOCKET_NTHREADS, NSOCKS_PERTHREAD, SOCKET_IFNAME, SOCKET_FAMILY, BOOTSTRAP_TIMEOUT,
+            SHM_DISABLE, CMA_DISABLE, CPU_PINNING, IGNORE_CPU_AFFINITY, CHECK_CALLS, KEEPALIVE_MS, COMM_BLOCKING, SOCKET_NTHREADS, NSOCKS_PERTHREAD, SOCKET_IFNAME, SOCKET_FAMILY, NET, IB_HCA,
+            IB_GID_INDEX, IB_TC, IB_SL, IB_TIMEOUT, IB_RETRY_CNT, IB_QPS_PER_CONNECTION, BOOTSTRAP_TIMEOUT,
             HOSTID, TOPO_FILE, TOPO_DUMP_FILE, GRAPH_FILE, GRAPH_DUMP_FILE, DEBUG, DEBUG_SUBSYS, DEBUG_FILE);
 
     static {
@@ -189,6 +213,11 @@ public final class Settings {
     private static Setting<Integer> atLeastOne(String name) {
         return new Setting<Integer>(name, Integer::valueOf, String::valueOf, "must be a whole number of at least 1")
                 .valid(n -> n >= 1).initial(() -> 1);
+    }
+
+    private static Setting<Integer> range(String name, int min, int max, int initial) {
+        return new Setting<Integer>(name, Integer::valueOf, String::valueOf, "must be a whole number from " + min + " to " + max)
+                .valid(n -> n >= min && n <= max).initial(() -> initial);
     }
 
     private static Setting<Double> positive(String name, String unit) {
@@ -295,6 +324,15 @@ public final class Settings {
     private static String subsystems(Set<Subsys> v) {
         return v.size() == Subsys.values().length ? "ALL"
                 : EnumSet.copyOf(v).stream().map(Subsys::name).collect(Collectors.joining(","));
+    }
+
+    /** NCCL_NET's names, any case: IB or Socket. */
+    private static String net(String t) {
+        return switch (t.toUpperCase(Locale.ROOT)) {
+            case "IB" -> "IB";
+            case "SOCKET" -> "Socket";
+            default -> throw new IllegalArgumentException();
+        };
     }
 
     private static StandardProtocolFamily family(String t) {

@@ -30,7 +30,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * The network transport of one process's domain, for connections whose {@link Transport} is NET:
  * each such connection has an ordinary in-process FIFO at both ends, and this proxy moves its
- * messages over a {@link Net} (sockets now; the net is chosen by {@link Nets#open}). On the
+ * messages over a {@link Net} (sockets or ibverbs, as {@link Nets#open} chooses). On the
  * sender's side {@link NetSender} threads take each message the lane put in the FIFO (in its slot,
  * or in the lane's memory for a by-reference message), {@code isend} it and release it when the
  * net says it was sent; on the receiver's side {@link NetReceiver} threads post {@code irecv}s
@@ -73,7 +73,7 @@ final class NetProxy implements AutoCloseable {
      */
     NetProxy(NetOwner owner, Config config, PeerProcesses peers, InetAddress bind, long commId, byte[] key, int rank) {
         this(owner, config, peers, Nets.open(config, new NetSetup(bind, commId, key, names(peers.size()),
-                warning -> Log.of(config, rank).warn(Subsys.NET, warning))), rank);
+                warning -> Log.of(config, rank).warn(Subsys.NET, warning)), rank), rank);
     }
 
     /** Serves the NET connections of {@code peers}'s local ranks over {@code net} (closed with the proxy). */

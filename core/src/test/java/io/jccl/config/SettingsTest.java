@@ -32,6 +32,9 @@ class SettingsTest {
             entry("JCCL_SHM_DISABLE", "1"), entry("JCCL_CMA_DISABLE", "1"), entry("JCCL_CPU_PINNING", "0"), entry("JCCL_IGNORE_CPU_AFFINITY", "1"), entry("JCCL_CHECK_CALLS", "0"), entry("JCCL_KEEPALIVE_MS", "250"),
             entry("JCCL_COMM_BLOCKING", "0"), entry("JCCL_SOCKET_NTHREADS", "2"),
             entry("JCCL_NSOCKS_PERTHREAD", "4"), entry("JCCL_SOCKET_IFNAME", "^docker,lo"), entry("JCCL_SOCKET_FAMILY", "AF_INET6"),
+            entry("JCCL_NET", "Socket"), entry("JCCL_IB_HCA", "^=mlx5_0:1,mlx5_1"), entry("JCCL_IB_GID_INDEX", "3"),
+            entry("JCCL_IB_TC", "106"), entry("JCCL_IB_SL", "5"), entry("JCCL_IB_TIMEOUT", "18"), entry("JCCL_IB_RETRY_CNT", "6"),
+            entry("JCCL_IB_QPS_PER_CONNECTION", "4"),
             entry("JCCL_BOOTSTRAP_TIMEOUT", "0.75"), entry("JCCL_HOSTID", "host-a"), entry("JCCL_TOPO_FILE", "/t/in.xml"),
             entry("JCCL_TOPO_DUMP_FILE", "/t/out.xml"), entry("JCCL_GRAPH_FILE", "/t/g.xml"),
             entry("JCCL_GRAPH_DUMP_FILE", "/t/gd.xml"), entry("JCCL_DEBUG", "INFO"),
@@ -46,7 +49,9 @@ class SettingsTest {
             entry("JCCL_SHM_DISABLE", "2"), entry("JCCL_CMA_DISABLE", "true"), entry("JCCL_CPU_PINNING", "off"), entry("JCCL_IGNORE_CPU_AFFINITY", "on"), entry("JCCL_CHECK_CALLS", "yes"), entry("JCCL_KEEPALIVE_MS", "-1"),
             entry("JCCL_COMM_BLOCKING", "no"), entry("JCCL_SOCKET_NTHREADS", "0"),
             entry("JCCL_NSOCKS_PERTHREAD", "two"), entry("JCCL_SOCKET_IFNAME", "e".repeat(4097)),
-            entry("JCCL_SOCKET_FAMILY", "AF_UNIX"), entry("JCCL_BOOTSTRAP_TIMEOUT", "soon"), entry("JCCL_HOSTID", "h".repeat(201)),
+            entry("JCCL_SOCKET_FAMILY", "AF_UNIX"), entry("JCCL_NET", "RDMA"), entry("JCCL_IB_HCA", "mlx5_0:x"),
+            entry("JCCL_IB_GID_INDEX", "256"), entry("JCCL_IB_TC", "256"), entry("JCCL_IB_SL", "16"), entry("JCCL_IB_TIMEOUT", "0"),
+            entry("JCCL_IB_RETRY_CNT", "8"), entry("JCCL_IB_QPS_PER_CONNECTION", "0"), entry("JCCL_BOOTSTRAP_TIMEOUT", "soon"), entry("JCCL_HOSTID", "h".repeat(201)),
             entry("JCCL_TOPO_FILE", "t".repeat(4097)), entry("JCCL_TOPO_DUMP_FILE", "d".repeat(4097)), entry("JCCL_GRAPH_FILE", "g".repeat(4097)),
             entry("JCCL_GRAPH_DUMP_FILE", "h".repeat(4097)), entry("JCCL_DEBUG", "LOUD"),
             entry("JCCL_DEBUG_SUBSYS", "INIT,NETWORK"), entry("JCCL_DEBUG_FILE", "/t/jccl-%r.log"));
@@ -138,10 +143,10 @@ class SettingsTest {
 
     @Test
     void ncclVariablesJcclDoesNotReadAreNamedInOneWarning() {
-        Values v = Values.fromVariables(Map.of("NCCL_NET_GDR_LEVEL", "PHB", "NCCL_IB_HCA", "mlx5", "NCCL_DEBUG", "INFO",
+        Values v = Values.fromVariables(Map.of("NCCL_NET_GDR_LEVEL", "PHB", "NCCL_IB_PKEY", "1", "NCCL_DEBUG", "INFO",
                 "JCCL_RANK", "0", "NCCL", "x"));
-        assertThat(v.notes().unknownNccl()).containsExactly("NCCL_IB_HCA", "NCCL_NET_GDR_LEVEL");
-        assertThat(v.notes().unknownWarning()).isEqualTo("jccl does not read NCCL_IB_HCA, NCCL_NET_GDR_LEVEL (it reads "
+        assertThat(v.notes().unknownNccl()).containsExactly("NCCL_IB_PKEY", "NCCL_NET_GDR_LEVEL");
+        assertThat(v.notes().unknownWarning()).isEqualTo("jccl does not read NCCL_IB_PKEY, NCCL_NET_GDR_LEVEL (it reads "
                 + "NCCL_ names only for its own settings, docs/user-guide.md)");
         assertThat(Values.fromVariables(Map.of("NCCL_DEBUG", "WARN")).notes().unknownWarning()).isNull();
         assertThat(Values.defaults().notes().info()).isEmpty();

@@ -21,9 +21,35 @@ import java.util.concurrent.TimeUnit;
  * checked on a virtual thread of its own (a silent stranger holds up only that one, for
  * {@link #HEADER_TIMEOUT_MS}); a connection is handed to {@link #accept} once all its {@code K}
  * sockets arrived. Strangers, ranks of other communicators and a socket that comes twice are
- * dropped and logged while the job goes on. Its handle is {@code "address port"} in ASCII.
+ * dropped and logged while the job goes on. Its handle is {@code "address port"} in ASCII. The
+ * socket net and the IB net's side channel both listen so ({@link Owner}).
+ *
+ * @param <C> the comm an authentic connection becomes
  */
-final class SocketListener implements ListenComm {
+final class SocketListener<C extends RecvComm> implements ListenComm {
+    /** The net a listener serves: the communicator's id and key, names and logs, and what a whole connection becomes. */
+    interface Owner<C> {
+        long commId();
+
+        byte[] key();
+
+        String name(long tag);
+
+        void warn(String message);
+
+        /** A socket was accepted (closed with the net unless {@link #received} adopts it). */
+        void opened(SocketChannel ch);
+
+        /** Closes a socket the listener refused, and forgets it. */
+        void dropped(SocketChannel ch);
+
+        /** Connection {@code tag}, all of whose sockets came and were authenticated, made a comm (on the listener's virtual thread). */
+        C received(long tag, SocketChannel[] channels) throws IOException;
+
+        /** Closes a comm nobody accepted (the listener closes). */
+        void discard(C comm);
+    }
+
     /** A socket's header must arrive within this long, or it is dropped. */
     private static final int HEADER_TIMEOUT_MS = 10_000;
 
@@ -46,17 +72,17 @@ final class SocketListener implements ListenComm {
         }
     }
 
-    private final SocketNet net;
+    private final Owner<C> net;
     private final ServerSocketChannel server;
     private final NetHandle handle;
-    private final LinkedBlockingQueue<SocketRecvComm> accepted = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<C> accepted = new LinkedBlockingQueue<>();
     /** Every connection whose first socket came, whole or not (so that a replayed socket is refused). */
     private final Map<Long, Arrival> arriving = new ConcurrentHashMap<>();
     /** Refused connections are logged at most once a second: strangers must not flood the log. */
     private final Throttle dropped = new Throttle(1_000_000_000L);
     private volatile boolean closed;
 
-    SocketListener(SocketNet net, InetAddress bind) throws IOException {
+    SocketListener(Owner<C> net, InetAddress bind) throws IOException {
         this.net = net;
         this.server = ServerSocketChannel.open();
         try {
@@ -86,7 +112,7 @@ final class SocketListener implements ListenComm {
     }
 
     /** The next connection whose sockets all came, or null at {@code deadline}. */
-    SocketRecvComm accept(long deadline) throws IOException {
+    C accept(long deadline) throws IOException {
         try {
             return accepted.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
@@ -128,7 +154,7 @@ final class SocketListener implements ListenComm {
         } catch (IOException | RuntimeException e) {
             String from = remote(ch);
             net.dropped(ch);
-            dropped.write(net::warn, "dropped a connection from " + from + " to the socket transport: " + e.getMessage());
+            dropped.write(net::warn, "dropped a connection from " + from + " to the network transport: " + e.getMessage());
         }
     }
 
@@ -144,8 +170,8 @@ final class SocketListener implements ListenComm {
     void close() {
         closed = true;
         SocketNet.closeQuietly(server);
-        for (SocketRecvComm c; (c = accepted.poll()) != null; ) {
-            c.close();
+        for (C c; (c = accepted.poll()) != null; ) {
+            net.discard(c);
         }
     }
 }

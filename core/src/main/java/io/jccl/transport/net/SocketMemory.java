@@ -43,6 +43,11 @@ final class SocketMemory implements MemoryHandle {
 
     /** Where {@code data} + {@code offset} lies in the region; throws unless {@code bytes} from there fit inside it. */
     long position(MemorySegment data, long offset, long bytes) {
+        return position(region, data, offset, bytes);
+    }
+
+    /** Where {@code data} + {@code offset} lies in {@code region}; throws unless {@code bytes} from there fit inside it. */
+    static long position(MemorySegment region, MemorySegment data, long offset, long bytes) {
         long at;
         if (data == region) {
             at = offset;

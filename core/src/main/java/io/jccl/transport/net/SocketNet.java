@@ -31,7 +31,7 @@ public final class SocketNet implements Net {
     private final int threads;
     private final int sockets;
     private final NetProperties device;
-    private final Set<SocketListener> listeners = ConcurrentHashMap.newKeySet();
+    private final Set<SocketListener<SocketRecvComm>> listeners = ConcurrentHashMap.newKeySet();
     private final Set<SocketSendComm> sends = ConcurrentHashMap.newKeySet();
     private final Set<SocketRecvComm> recvs = ConcurrentHashMap.newKeySet();
     /** Sockets accepted or connected and not yet in a comm (closed with the net). */
@@ -86,6 +86,50 @@ public final class SocketNet implements Net {
         return adopt(new SocketRecvComm(tag, name(tag), channels, MAX_REQUESTS), recvs, channels);
     }
 
+    /** What this net's listeners serve. */
+    private final SocketListener.Owner<SocketRecvComm> owner = new SocketListener.Owner<>() {
+        @Override
+        public long commId() {
+            return SocketNet.this.commId();
+        }
+
+        @Override
+        public byte[] key() {
+            return SocketNet.this.key();
+        }
+
+        @Override
+        public String name(long tag) {
+            return SocketNet.this.name(tag);
+        }
+
+        @Override
+        public void warn(String message) {
+            SocketNet.this.warn(message);
+        }
+
+        @Override
+        public void opened(SocketChannel ch) {
+            SocketNet.this.opened(ch);
+        }
+
+        @Override
+        public void dropped(SocketChannel ch) {
+            SocketNet.this.dropped(ch);
+        }
+
+        @Override
+        public SocketRecvComm received(long tag, SocketChannel[] channels) throws IOException {
+            return SocketNet.this.received(tag, channels);
+        }
+
+        @Override
+        public void discard(SocketRecvComm comm) {
+            recvs.remove(comm);
+            comm.close();
+        }
+    };
+
     /** Keeps comm {@code c} among {@code comms} (closed with the net) and its sockets no longer loose. */
     private <C extends SocketComm> C adopt(C c, Set<C> comms, SocketChannel[] channels) {
         comms.add(c);
@@ -122,7 +166,7 @@ public final class SocketNet implements Net {
     @Override
     public ListenComm listen(int dev) throws IOException {
         check(dev);
-        SocketListener l = new SocketListener(this, setup.bind());
+        SocketListener<SocketRecvComm> l = new SocketListener<>(owner, setup.bind());
         listeners.add(l);
         return l;
     }
@@ -176,7 +220,7 @@ public final class SocketNet implements Net {
 
     @Override
     public RecvComm accept(ListenComm listener, long deadline) throws IOException {
-        return ((SocketListener) listener).accept(deadline);
+        return ((SocketListener<?>) listener).accept(deadline);
     }
 
     @Override
@@ -229,7 +273,7 @@ public final class SocketNet implements Net {
 
     @Override
     public void closeListen(ListenComm listener) {
-        SocketListener l = (SocketListener) listener;
+        SocketListener<?> l = (SocketListener<?>) listener;
         listeners.remove(l);
         l.close();
     }

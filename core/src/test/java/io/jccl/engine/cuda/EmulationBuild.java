@@ -20,10 +20,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Builds the kernels' source with g++ against the host emulation of CUDA (test resources
  * {@code jccl_emulation.h}, {@code emu_block.*}), linked with one more source of the caller's: the
  * standalone emulator of {@link KernelEmulationTest} or the fake libcuda of
- * {@link FakeDriverEngineTest}. Without g++ the caller's tests skip with the reason, or fail under
+ * {@link FakeDriverEngineTest}; or a fake library alone (the fake NVML, the fake libibverbs of
+ * io.jccl.net.ib.FakeVerbsTest). Without g++ the caller's tests skip with the reason, or fail under
  * {@code JCCL_REQUIRE_NATIVE_TESTS=true}.
  */
-final class EmulationBuild {
+public final class EmulationBuild {
     private EmulationBuild() {
     }
 
@@ -61,6 +62,26 @@ final class EmulationBuild {
             }
         }
         return run(List.of(cxx.toString(), "-std=c++17", "-O1", "-shared", "-fPIC", source, "-o", output), dir, output);
+    }
+
+    /**
+     * Compiles {@code source}, a resource next to {@code anchor}, alone into the shared library
+     * {@code output} in {@code dir}, with warnings as errors (-Wall -Wextra) and {@code options}
+     * (libraries to link, e.g.); the fakes of other packages use it.
+     */
+    public static Path compileLibrary(Path dir, Class<?> anchor, String source, String output, String what,
+                                      String... options) throws Exception {
+        Path cxx = cxx(what);
+        try (InputStream in = anchor.getResourceAsStream(source)) {
+            if (in == null) {
+                fail("no resource " + source + " next to " + anchor.getName());
+            }
+            Files.write(dir.resolve(source), in.readAllBytes());
+        }
+        List<String> cmd = new ArrayList<>(List.of(cxx.toString(), "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror",
+                "-shared", "-fPIC", source, "-o", output));
+        cmd.addAll(List.of(options));
+        return run(cmd, dir, output);
     }
 
     private static Path run(List<String> cmd, Path dir, String output) throws Exception {
