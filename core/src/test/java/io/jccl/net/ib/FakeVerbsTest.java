@@ -366,7 +366,16 @@ class FakeVerbsTest {
     /** A peer JVM on the fake verbs; the lines it prints. */
     private record Peer(Process process, BufferedReader out, PrintWriter in) implements AutoCloseable {
         static Peer start(String device) throws Exception {
-            List<String> cmd = ChildJvm.command("-Djccl.ibverbs.lib=" + library, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+            return start(device, false);
+        }
+
+        /** In a network namespace of its own ({@code unshare --net}, which keeps the pid) if asked. */
+        static Peer start(String device, boolean ownNetwork) throws Exception {
+            List<String> cmd = new java.util.ArrayList<>();
+            if (ownNetwork) {
+                cmd.addAll(List.of("unshare", "--net"));
+            }
+            cmd.addAll(ChildJvm.command("-Djccl.ibverbs.lib=" + library, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
             cmd.add(FakeVerbsPeer.class.getName());
             cmd.add(device);
             Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -392,12 +401,31 @@ class FakeVerbsTest {
         }
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"fake_ib0", "fake_roce0"})
+    private static boolean canUnshareNetwork() {
+        try {
+            Process p = new ProcessBuilder("unshare", "--net", "true").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    @ParameterizedTest(name = "{0}, peer in its own network namespace: {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"fake_ib0,false", "fake_roce0,false", "fake_roce0,true"})
     @Timeout(60)
-    void twoProcessesWriteAndSendAndTheLeaverCleansUp(String device) throws Exception {
-        try (Peer peer = Peer.start(device); RcEndpoint a = new RcEndpoint(device)) {
+    void twoProcessesWriteAndSendAndTheLeaverCleansUp(String device, boolean ownNetwork) throws Exception {
+        if (ownNetwork && !canUnshareNetwork()) {
+            String why = "unshare --net is refused here (needs root): the peer in another network namespace is not run";
+            System.err.println("[jccl] SKIPPED: " + why);
+            Assumptions.abort(why);
+        }
+        try (Peer peer = Peer.start(device, ownNetwork); RcEndpoint a = new RcEndpoint(device)) {
             String[] p = peer.expect("PEER");
+            Path net = Path.of("/proc/self/ns/net");
+            Path peerNet = Path.of("/proc/" + peer.process().pid() + "/ns/net");
+            assertThat(java.nio.file.Files.readSymbolicLink(peerNet).equals(java.nio.file.Files.readSymbolicLink(net)))
+                    .as("the peer shares this JVM's network namespace").isEqualTo(!ownNetwork);
             long remote = Long.parseLong(p[3]);
             int rkey = Integer.parseUnsignedInt(p[4]);
             RcEndpoint.Region src = a.register(4096, RcEndpoint.ALL_ACCESS);
