@@ -349,6 +349,47 @@ class FakeVerbsTest {
     }
 
     @Test
+    void aSendLongerThanItsReceiveFailsBothEnds() {
+        try (RcEndpoint a = new RcEndpoint("fake_ib0"); RcEndpoint b = new RcEndpoint("fake_ib0")) {
+            a.connect(b.address());
+            b.connect(a.address());
+            RcEndpoint.Region src = a.register(256, RcEndpoint.ALL_ACCESS);
+            RcEndpoint.Region rbuf = b.register(256, IBV_ACCESS_LOCAL_WRITE);
+            b.postRecv(1, RcEndpoint.sge(rbuf, 0, 100));
+            b.postRecv(2, RcEndpoint.sge(rbuf, 100, 100));
+            a.post(1, IBV_WR_SEND, IBV_SEND_SIGNALED, 0, 0, 0, RcEndpoint.sge(src, 0, 101));
+            assertThat(a.pollOne().status()).isEqualTo(io.jccl.bindings.ibverbs.IbVerbs.IBV_WC_REM_INV_REQ_ERR);
+            List<RcEndpoint.Completion> got = b.poll(2, 10_000);
+            assertThat(got).extracting(RcEndpoint.Completion::status)
+                    .containsExactly(io.jccl.bindings.ibverbs.IbVerbs.IBV_WC_LOC_LEN_ERR, IBV_WC_WR_FLUSH_ERR);
+            assertThat(a.state()).isEqualTo(IBV_QPS_ERR);
+            assertThat(b.state()).isEqualTo(IBV_QPS_ERR);
+        }
+    }
+
+    @Test
+    void aFullSendQueueAnswersEnomemUntilItsCompletionsArePolled() {
+        try (RcEndpoint a = new RcEndpoint("fake_ib0"); RcEndpoint b = new RcEndpoint("fake_ib0")) {
+            a.connect(b.address());
+            b.connect(a.address());
+            RcEndpoint.Region src = a.register(64, RcEndpoint.ALL_ACCESS);
+            RcEndpoint.Region dst = b.register(64, RcEndpoint.ALL_ACCESS);
+            for (int i = 0; i < 64; i++) { // max_send_wr
+                a.post(i, IBV_WR_RDMA_WRITE, IBV_SEND_SIGNALED, dst.address(), dst.rkey(), 0, RcEndpoint.sge(src, 0, 8));
+            }
+            assertThatThrownBy(() -> a.post(64, IBV_WR_RDMA_WRITE, IBV_SEND_SIGNALED, dst.address(), dst.rkey(), 0,
+                    RcEndpoint.sge(src, 0, 8))).hasMessage("system_error: ibv_post_send failed: errno 12 (Cannot allocate memory)");
+            assertThat(a.poll(1, 10_000)).extracting(RcEndpoint.Completion::wrId).containsExactly(0L);
+            a.post(64, IBV_WR_RDMA_WRITE, 0, dst.address(), dst.rkey(), 0, RcEndpoint.sge(src, 0, 8));
+            // unsignaled and done: it holds no slot
+            a.post(65, IBV_WR_RDMA_WRITE, IBV_SEND_SIGNALED, dst.address(), dst.rkey(), 0, RcEndpoint.sge(src, 0, 8));
+            List<RcEndpoint.Completion> rest = a.poll(100, 200);
+            assertThat(rest).hasSize(64);
+            assertThat(rest.get(63).wrId()).isEqualTo(65);
+        }
+    }
+
+    @Test
     void aSendWithoutAPostedReceiveExhaustsItsRnrRetries() {
         try (RcEndpoint a = new RcEndpoint("fake_ib0"); RcEndpoint b = new RcEndpoint("fake_ib0")) {
             a.connect(b.address(), 3); // 3 RNR retries of b's 0.64 ms
