@@ -46,7 +46,6 @@ import io.jccl.bindings.ibverbs.IbVerbs;
 import io.jccl.bindings.ibverbs.ibv_device_attr;
 import io.jccl.bindings.ibverbs.ibv_port_attr;
 import io.jccl.bindings.ibverbs.ibv_qp_attr;
-import io.jccl.engine.cuda.EmulationBuild;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -63,13 +62,12 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * jccl's verbs path on the fake libibverbs (test resource fake_ibverbs.cpp), built by g++ against
- * the installed verbs.h and loaded through {@code jccl.ibverbs.lib}: the same bindings and inline
+ * the installed verbs.h and loaded through {@code jccl.ibverbs.lib} ({@link FakeVerbs}): the same bindings and inline
  * verbs as on a NIC. Devices, the QP state machine, RDMA WRITE (with immediate), READ, SEND/RECV and
  * inline data between two QPs of one process and of two processes, the errors a NIC reports (local
  * protection, remote access, RNR and transport retries exceeded, flushes), and every object released.
@@ -81,26 +79,8 @@ class FakeVerbsTest {
     private static Path library;
 
     @BeforeAll
-    static void fakeVerbs(@TempDir Path dir) throws Exception {
-        if (!Boolean.getBoolean("jccl.test.fake.verbs.jvm")) {
-            // -Dtest put this class in the JVM of the other tests, which may have loaded the real
-            // libibverbs; the fake-verbs execution runs it in its own.
-            String why = "FakeVerbsTest runs in a JVM of its own (surefire execution fake-verbs)";
-            System.err.println("[jccl] SKIPPED here: " + why);
-            Assumptions.abort(why);
-        }
-        if (!java.nio.file.Files.exists(Path.of("/usr/include/infiniband/verbs.h"))) {
-            String why = "verbs.h was not found (Debian package libibverbs-dev, which .ci/run installs): the fake libibverbs needs it";
-            if ("true".equalsIgnoreCase(System.getenv("JCCL_REQUIRE_NATIVE_TESTS"))) {
-                org.junit.jupiter.api.Assertions.fail(why);
-            }
-            System.err.println("[jccl] SKIPPED: " + why);
-            Assumptions.abort(why);
-        }
-        library = EmulationBuild.compileLibrary(dir, FakeVerbsTest.class, "fake_ibverbs.cpp", "libfakeibverbs.so",
-                "the fake libibverbs");
-        System.setProperty("jccl.ibverbs.lib", library.toString());
-        assertThat(Verbs.available()).as("the fake must be the libibverbs this JVM loads").isTrue();
+    static void fakeVerbs() throws Exception {
+        library = FakeVerbs.load();
     }
 
     @AfterEach
