@@ -110,6 +110,13 @@ class FakeVerbsTest {
                 assertThat(HexFormat.of().formatHex(Verbs.queryGid(ib, 1, 0, arena).toArray(ValueLayout.JAVA_BYTE)))
                         .isEqualTo("fe800000000000000002fa4e00000101");
 
+                // the exported compat symbol, for callers whose context is not an extended one
+                MemorySegment compat = ibv_port_attr.allocate(arena);
+                assertThat(IbVerbs.ibv_query_port(ib, (byte) 1, compat)).isZero();
+                assertThat(ibv_port_attr.state(compat)).isEqualTo(IBV_PORT_ACTIVE);
+                assertThat(ibv_port_attr.lid(compat)).isEqualTo((short) 17);
+                assertThat(ibv_port_attr.link_layer(compat)).isEqualTo((byte) IBV_LINK_LAYER_INFINIBAND);
+
                 MemorySegment eth = Verbs.queryPort(roce, 1, arena);
                 assertThat(ibv_port_attr.link_layer(eth)).isEqualTo((byte) IBV_LINK_LAYER_ETHERNET);
                 assertThat(ibv_port_attr.lid(eth)).isZero();
@@ -228,6 +235,8 @@ class FakeVerbsTest {
             assertThat(bytes(dst, 0, 100)).containsOnly(0);
             assertThat(bytes(dst, 1600, 100)).containsOnly(0);
             assertThat(FakeIbCounters.rdmaBytes() - before).isEqualTo(1564);
+            FakeIbCounters.reset();
+            assertThat(FakeIbCounters.rdmaBytes()).isZero();
 
             // WRITE_WITH_IMM consumes a posted receive (no buffer needed); SEND_WITH_IMM scatters
             // over two SGEs; an inline SEND, which waits (RNR) for its receive, carries the bytes
