@@ -11,8 +11,11 @@
  * ::ffff:127.0.0.1 (types RoCE v1/v2 alternately, _ibv_query_gid_ex tells them).
  *
  * Only RC queue pairs, without SRQs, atomics, memory windows, dma-buf registration or address
- * handles. QPs follow the state machine RESET → INIT → RTR → RTS, any → ERR or RESET, and a
- * transition refuses (EINVAL) a mask without its required attributes or with ones it does not take.
+ * handles; a process has at most 256 QPs of 1024 WRs and 4 SGEs (256 bytes inline), 64 CQs of
+ * 4096 entries and 1024 MRs (query_device reports these). Each send queue runs and completes in
+ * order; a signaled completion holds its send-queue slot until polled. QPs follow the state
+ * machine RESET → INIT → RTR → RTS, any → ERR or RESET, and a transition refuses (EINVAL) a mask
+ * without its required attributes or with ones it does not take.
  *
  * Processes of one host talk without the network, so that the fake also works across network
  * namespaces. Each process has a file /dev/shm/jccl-fake-ib-PID (its QPs' receive queues and
@@ -25,8 +28,9 @@
  * A responder that cannot be reached (process gone, QP destroyed or not RTR, another address) is
  * retried for timeout × (retry_cnt + 1), at most JCCL_FAKE_IB_RETRY_CAP_MS (2000 ms unless set),
  * then RETRY_EXC_ERR. An error completion moves the QP to ERR; what is queued behind flushes.
- * Progress is made in post_send, poll_cq and ibv_get_cq_event: a requester that never polls
- * sends nothing it could not send at once. A completion channel's fd is never readable:
+ * Progress is made in post_send, poll_cq, modify_qp, query_qp and ibv_get_cq_event: a requester
+ * that never polls sends nothing it could not send at once. A child of fork has none of its
+ * parent's objects. A completion channel's fd is never readable:
  * ibv_get_cq_event waits by polling.
  *
  * Hooks for tests: jccl_fake_ib_live("context" | "pd" | "mr" | "cq" | "qp" | "channel"),
