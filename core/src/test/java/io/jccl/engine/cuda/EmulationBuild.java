@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * {@code jccl_emulation.h}, {@code emu_block.*}), linked with one more source of the caller's: the
  * standalone emulator of {@link KernelEmulationTest} or the fake libcuda of
  * {@link FakeDriverEngineTest}; or a fake library alone (the fake NVML, the fake libibverbs of
- * io.jccl.net.ib.FakeVerbsTest). Without g++ the caller's tests skip with the reason, or fail under
+ * io.jccl.net.ib.FakeVerbs). Without g++ the caller's tests skip with the reason, or fail under
  * {@code JCCL_REQUIRE_NATIVE_TESTS=true}.
  */
 public final class EmulationBuild {

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 final class FakeIbCounters {
     private static final MethodHandle LIVE;
     private static final MethodHandle BYTES;
+    private static final MethodHandle RESET;
 
     static {
         SymbolLookup lib = SymbolLookup.libraryLookup(Path.of(System.getProperty("jccl.ibverbs.lib")), Arena.global());
@@ -24,6 +25,7 @@ final class FakeIbCounters {
         LIVE = linker.downcallHandle(lib.find("jccl_fake_ib_live").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS));
         BYTES = linker.downcallHandle(lib.find("jccl_fake_ib_rdma_bytes").orElseThrow(), FunctionDescriptor.of(ValueLayout.JAVA_LONG));
+        RESET = linker.downcallHandle(lib.find("jccl_fake_ib_reset").orElseThrow(), FunctionDescriptor.ofVoid());
     }
 
     private FakeIbCounters() {
@@ -45,6 +47,15 @@ final class FakeIbCounters {
             sb.append(sb.isEmpty() ? "" : " ").append(k).append('=').append(live(k));
         }
         return sb.toString();
+    }
+
+    /** Sets the byte count back to zero. */
+    static void reset() {
+        try {
+            RESET.invokeExact();
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
     }
 
     static long rdmaBytes() {

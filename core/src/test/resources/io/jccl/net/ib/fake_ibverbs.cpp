@@ -11,8 +11,11 @@
  * ::ffff:127.0.0.1 (types RoCE v1/v2 alternately, _ibv_query_gid_ex tells them).
  *
  * Only RC queue pairs, without SRQs, atomics, memory windows, dma-buf registration or address
- * handles. QPs follow the state machine RESET → INIT → RTR → RTS, any → ERR or RESET, and a
- * transition refuses (EINVAL) a mask without its required attributes or with ones it does not take.
+ * handles; a process has at most 256 QPs of 1024 WRs and 4 SGEs (256 bytes inline), 64 CQs of
+ * 4096 entries and 1024 MRs (query_device reports these). Each send queue runs and completes in
+ * order; a signaled completion holds its send-queue slot until polled. QPs follow the state
+ * machine RESET → INIT → RTR → RTS, any → ERR or RESET, and a transition refuses (EINVAL) a mask
+ * without its required attributes or with ones it does not take.
  *
  * Processes of one host talk without the network, so that the fake also works across network
  * namespaces. Each process has a file /dev/shm/jccl-fake-ib-PID (its QPs' receive queues and
@@ -25,8 +28,9 @@
  * A responder that cannot be reached (process gone, QP destroyed or not RTR, another address) is
  * retried for timeout × (retry_cnt + 1), at most JCCL_FAKE_IB_RETRY_CAP_MS (2000 ms unless set),
  * then RETRY_EXC_ERR. An error completion moves the QP to ERR; what is queued behind flushes.
- * Progress is made in post_send, poll_cq and ibv_get_cq_event: a requester that never polls
- * sends nothing it could not send at once. A completion channel's fd is never readable:
+ * Progress is made in post_send, poll_cq, modify_qp, query_qp and ibv_get_cq_event: a requester
+ * that never polls sends nothing it could not send at once. A child of fork has none of its
+ * parent's objects. A completion channel's fd is never readable:
  * ibv_get_cq_event waits by polling.
  *
  * Hooks for tests: jccl_fake_ib_live("context" | "pd" | "mr" | "cq" | "qp" | "channel"),
@@ -65,7 +69,7 @@
 namespace {
 
 constexpr int MAX_DEVICES = 8, MAX_PORTS = 2, GIDS = 4;
-constexpr int MAX_QPS = 64, MAX_CQS = 32, MAX_MRS = 1024, MAX_WR = 1024, MAX_SGE = 4, MAX_CQE = 4096;
+constexpr int MAX_QPS = 256, MAX_CQS = 64, MAX_MRS = 1024, MAX_WR = 1024, MAX_SGE = 4, MAX_CQE = 4096;
 constexpr int MAX_INLINE = 256, MAX_RD_ATOMIC = 16;
 constexpr uint64_t MAGIC = 0x6a63636c2d696231ULL; /* "jccl-ib1" */
 const char* const SHM_DIR = "/dev/shm";
@@ -532,17 +536,30 @@ bool addressMatches(const Qp* q, const SharedQp& d) {
     return false;
 }
 
+std::map<uint32_t, Target> found; /* qp_num -> where it was last found */
+
 /* Finds the QP numbered dest_qp_num on the host; looks at new processes' files at most every ms. */
 bool findQp(uint32_t qpn, Target& t) {
     auto look = [&](int pid, SharedFile* f) {
         for (int i = 0; i < MAX_QPS; i++) {
             if (f->qps[i].used && f->qps[i].qp_num == qpn) {
                 t = {pid, f, i};
+                found[qpn] = t;
                 return true;
             }
         }
         return false;
     };
+    auto it = found.find(qpn);
+    if (it != found.end()) {
+        Target c = it->second;
+        bool mapped = c.pid == getpid() ? c.file == self : peerFiles.count(c.pid) && peerFiles[c.pid].file == c.file;
+        if (mapped && c.file->qps[c.slot].used && c.file->qps[c.slot].qp_num == qpn) {
+            t = c;
+            return true;
+        }
+        found.erase(it);
+    }
     if (look(getpid(), self)) return true;
     for (auto& [pid, pf] : peerFiles) {
         if (look(pid, pf.file)) return true;
@@ -736,11 +753,8 @@ int execute(Qp* q, SendWr& w) {
 
 /* Runs q's send queue in order, as far as the responders allow. */
 void progress(Qp* q) {
-    uint32_t shared;
-    {
-        FileLock g(self);
-        shared = self->qps[q->slot].state;
-    }
+    /* one word a requester may set: read without the lock, as progress runs at every poll */
+    uint32_t shared = __atomic_load_n(&self->qps[q->slot].state, __ATOMIC_ACQUIRE);
     if (shared == IBV_QPS_ERR && q->qp.state != IBV_QPS_ERR) { /* a requester failed our receive */
         enterError(q);
         return;
