@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.jccl.transport.net;
 
-import io.jccl.transport.Wait;
 
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.List;
@@ -190,7 +188,7 @@ final class IbNet implements Net {
     public SendComm connect(int dev, NetHandle handle, long tag, long deadline) throws IOException {
         IbDevice device = device(dev);
         InetSocketAddress to = SocketListener.address(handle);
-        SocketChannel ch = openSide(to, tag, deadline);
+        SocketChannel ch = SocketListener.connect(new Side(device), to, tag, 0, 1, deadline, () -> closed);
         IbSendComm c;
         try {
             c = new IbSendComm(tag, name(tag), device, options, MAX_REQUESTS, ch);
@@ -221,32 +219,6 @@ final class IbNet implements Net {
             throw new IOException("cannot connect " + c + " to " + to + " over IB: " + e.getMessage(), e);
         }
         return adopt(c, ch);
-    }
-
-    /** Side socket of connection {@code tag}: connected (retrying until {@code deadline}) and its header written. */
-    private SocketChannel openSide(InetSocketAddress to, long tag, long deadline) throws IOException {
-        Wait pause = new Wait(Wait.NOTHING, Math.max(0, deadline - System.nanoTime()), Wait.Pacing.NET_CONNECT);
-        pause.begin();
-        IOException last = null;
-        while (!closed) {
-            SocketChannel ch = SocketChannel.open();
-            opened(ch);
-            try {
-                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                ch.socket().connect(to, Math.clamp((deadline - System.nanoTime()) / 1_000_000, 1, Integer.MAX_VALUE));
-                writeFully(ch, SocketHeader.encode(setup.commId(), setup.key(), tag, 0, 1));
-                return ch;
-            } catch (IOException e) {
-                last = e;
-                loose.remove(ch);
-                SocketNet.closeQuietly(ch);
-                if (!pause.pause()) {
-                    break;
-                }
-            }
-        }
-        throw new IOException("cannot connect the side socket of " + name(tag) + " to " + to
-                + (last != null ? ": " + last.getMessage() : ": the net closed"), last);
     }
 
     private static IbConnInfo readInfo(DataInputStream in) throws IOException {

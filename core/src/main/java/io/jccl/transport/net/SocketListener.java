@@ -2,12 +2,14 @@
 package io.jccl.transport.net;
 
 import io.jccl.log.Throttle;
+import io.jccl.transport.Wait;
 
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The socket net's listener: a thread accepts sockets, and each new socket's header is read and
@@ -94,6 +97,40 @@ final class SocketListener<C extends RecvComm> implements ListenComm {
         InetSocketAddress a = (InetSocketAddress) server.getLocalAddress();
         this.handle = new NetHandle((a.getAddress().getHostAddress() + " " + a.getPort()).getBytes(StandardCharsets.US_ASCII));
         Thread.ofPlatform().daemon().name("jccl-net-accept").start(this::acceptLoop);
+    }
+
+    /**
+     * Socket {@code index} of {@code count} of connection {@code tag} to the listener at {@code to}:
+     * connected (retrying until {@code deadline} while {@code closed} says the net is open) and its
+     * header written; {@code owner} sees each socket opened, and each failed attempt dropped.
+     */
+    static SocketChannel connect(Owner<?> owner, InetSocketAddress to, long tag, int index, int count, long deadline,
+                                 BooleanSupplier closed) throws IOException {
+        Wait pause = new Wait(Wait.NOTHING, Math.max(0, deadline - System.nanoTime()), Wait.Pacing.NET_CONNECT);
+        pause.begin();
+        IOException last = null;
+        while (!closed.getAsBoolean()) {
+            SocketChannel ch = SocketChannel.open();
+            owner.opened(ch);
+            try {
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                ch.socket().connect(to, (int) Math.clamp((deadline - System.nanoTime()) / 1_000_000, 1, Integer.MAX_VALUE));
+                ByteBuffer h = ByteBuffer.wrap(SocketHeader.encode(owner.commId(), owner.key(), tag, index,
+                        count));
+                while (h.hasRemaining()) {
+                    ch.write(h);
+                }
+                return ch;
+            } catch (IOException e) {
+                last = e;
+                owner.dropped(ch);
+                if (!pause.pause()) {
+                    break;
+                }
+            }
+        }
+        throw new IOException("cannot connect " + (count == 1 ? "the socket" : "socket " + index + " of " + count) + " of "
+                + owner.name(tag) + " to " + to + (last != null ? ": " + last.getMessage() : ": the net closed"), last);
     }
 
     /** The address a handle names. */

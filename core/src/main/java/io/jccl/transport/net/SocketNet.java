@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.jccl.transport.net;
 
-import io.jccl.transport.Wait;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
-import java.nio.ByteBuffer;
 import java.nio.channels.Channel;
 import java.nio.channels.SocketChannel;
 import java.util.Set;
@@ -178,7 +175,7 @@ public final class SocketNet implements Net {
         SocketChannel[] chs = new SocketChannel[sockets];
         try {
             for (int i = 0; i < sockets; i++) {
-                chs[i] = open(to, tag, i, deadline);
+                chs[i] = SocketListener.connect(owner, to, tag, i, sockets, deadline, () -> closed);
             }
             return adopt(new SocketSendComm(tag, name(tag), chs, MAX_REQUESTS), sends, chs);
         } catch (IOException | RuntimeException e) {
@@ -187,35 +184,6 @@ public final class SocketNet implements Net {
             }
             throw e;
         }
-    }
-
-    /** Socket {@code index} of connection {@code tag}: connected (retrying until {@code deadline}) and its header written. */
-    private SocketChannel open(InetSocketAddress to, long tag, int index, long deadline) throws IOException {
-        Wait pause = new Wait(Wait.NOTHING, Math.max(0, deadline - System.nanoTime()), Wait.Pacing.NET_CONNECT);
-        pause.begin();
-        IOException last = null;
-        while (!closed) {
-            SocketChannel ch = SocketChannel.open();
-            opened(ch);
-            try {
-                ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                ch.socket().connect(to, (int) Math.clamp((deadline - System.nanoTime()) / 1_000_000, 1, Integer.MAX_VALUE));
-                ByteBuffer h = ByteBuffer.wrap(SocketHeader.encode(setup.commId(), setup.key(), tag, index, sockets));
-                while (h.hasRemaining()) {
-                    ch.write(h);
-                }
-                return ch;
-            } catch (IOException e) {
-                last = e;
-                loose.remove(ch);
-                closeQuietly(ch);
-                if (!pause.pause()) {
-                    break;
-                }
-            }
-        }
-        throw new IOException("cannot connect socket " + index + " of " + sockets + " of " + name(tag) + " to " + to
-                + (last != null ? ": " + last.getMessage() : ": the net closed"), last);
     }
 
     @Override
