@@ -22,17 +22,23 @@ import java.util.Set;
  * that bootstrap with rank 0 forcing the protocol, and runs a sample of the correctness matrix
  * (collectives × types and operations × counts × in place and out of place), each result checked
  * exactly with the perf sweep's {@link DataCheck}. The sample rotates with {@code args[0]} (a
- * seed), so different layouts cover different cases. Prints {@code ok N cases} and exits 0, or
- * prints the first failure and exits 2.
+ * seed), so different layouts cover different cases; with {@code args[1]} = {@code every}, every
+ * collective in both forms runs at every size of {@link #EVERY_BYTES} in each protocol (types,
+ * operations and roots still rotate). Prints {@code ok N cases} and exits 0, or prints the first
+ * failure and exits 2.
  */
 public final class FabricMatrixRank {
-    private static final Collective[] COLLECTIVES = {Collective.ALL_REDUCE, Collective.BROADCAST, Collective.REDUCE,
-        Collective.ALL_GATHER, Collective.REDUCE_SCATTER, Collective.ALL_TO_ALL, Collective.SEND_RECV};
+    private static final Collective[] COLLECTIVES = Collective.values();
     private static final DataType[] TYPES = {DataType.INT32, DataType.FLOAT32, DataType.INT64, DataType.FLOAT64, DataType.UINT8,
         DataType.BFLOAT16};
     private static final RedOp[] OPS = {RedOp.SUM, RedOp.MAX, RedOp.MIN, RedOp.PROD, RedOp.AVG};
-    /** Bytes per case: one element, a few lines, and enough that a message spans several 64 KiB socket chunks. */
+    /**
+     * Bytes per case: one element, a few lines, enough that a message spans several 64 KiB socket
+     * chunks and more than one Simple slot, and (in {@code every} mode) an odd size above the
+     * by-reference threshold spanning several slots of every protocol.
+     */
     private static final long[] BYTES = {16, 4000, 600_000};
+    private static final long[] EVERY_BYTES = {16, 4000, 600_000, 2_100_008};
     private static final String[] PROTOCOLS = {"LL", "LL128", "Simple"};
 
     private FabricMatrixRank() {
@@ -40,12 +46,13 @@ public final class FabricMatrixRank {
 
     public static void main(String[] args) {
         int seed = Integer.parseInt(args[0]);
+        boolean every = args.length > 1 && args[1].equals("every");
         int cases = 0;
         try (Bootstrap b = Launch.bootstrap(System.getenv(), Config.fromEnvironment(), Set.of())) {
             for (int p = 0; p < PROTOCOLS.length; p++) {
                 try (Communicator comm = Communicator.init(b, Config.fromEnvironment().withProtocols(PROTOCOLS[p]));
                      Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
-                    for (Case c : sample(seed + p)) {
+                    for (Case c : every ? every(seed + p) : sample(seed + p)) {
                         run(comm, c, arena, s);
                         cases++;
                     }
@@ -72,6 +79,18 @@ public final class FabricMatrixRank {
                 k++;
                 out.add(new Case(c, TYPES[k % TYPES.length], OPS[(k / 2) % OPS.length], BYTES[(k / 3) % BYTES.length], inPlace,
                         k % 3));
+            }
+        }
+        return out;
+    }
+
+    /** Every collective in both forms at every size of {@link #EVERY_BYTES}, type, operation and root rotating with the seed. */
+    static List<Case> every(int seed) {
+        List<Case> out = new ArrayList<>();
+        int k = seed * 7;
+        for (long bytes : EVERY_BYTES) {
+            for (Case c : sample(k++)) {
+                out.add(new Case(c.collective(), c.type(), c.op(), bytes, c.inPlace(), c.root()));
             }
         }
         return out;

@@ -155,9 +155,9 @@ public final class GpuFifos {
      * placed them and {@code kind} puts FIFOs between processes.
      */
     public String describe(int rank, int r, GpuPlacement where, GpuProcessFifos.Kind kind) {
-        if (where.processes.overSockets(rank, r)) {
-            return "NET/Socket (pinned host memory, " + config.socketThreads() + " proxy thread(s) per direction, "
-                    + config.socksPerThread() * config.socketThreads() + " socket(s) per connection; LL128 off)";
+        NetFifos n = net;
+        if (where.processes.overSockets(rank, r) && n != null) {
+            return n.describe("pinned host memory, ", "; LL128 off");
         }
         if (where.local[r]) {
             return localTransport(rank, r);

@@ -107,13 +107,19 @@ public final class HostFifos {
                 NetProxy.key(bootstrap, commId), rank)).exchangeAddresses(bootstrap);
     }
 
-    /** The socket transport, made by the first caller ({@code make}). */
+    /** The network transport and how it connects (JCCL_DEBUG=INFO), or null before {@link #connectNet}. */
+    public String describeNet() {
+        NetProxy n = net;
+        return n != null ? n.describe() : null;
+    }
+
     /** Whether a network connection from rank {@code from} to rank {@code to} (one of them local) was ever made. */
     public boolean netConnected(int from, int to) {
         NetProxy n = net;
         return n != null && n.connected(from, to);
     }
 
+    /** The network transport, made by the first caller ({@code make}). */
     synchronized NetProxy net(java.util.function.Supplier<NetProxy> make) {
         if (net == null) {
             net = make.get();

@@ -120,6 +120,11 @@ public final class NetFifos implements NetOwner, AutoCloseable {
         return cause;
     }
 
+    /** The network transport and how it connects, with {@code first} and {@code last} inside its parentheses (logs). */
+    public String describe(String first, String last) {
+        return proxy.describe(first, last);
+    }
+
     /** Where every rank runs, and which connections go over the network. */
     public PeerProcesses peers() {
         return peers;

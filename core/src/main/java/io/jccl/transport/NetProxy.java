@@ -193,6 +193,17 @@ final class NetProxy implements AutoCloseable {
                 peers.describe(to), direction, net.name(), DEVICE);
     }
 
+    /** The net and how it connects, for logs: {@code NET/IB (1 proxy thread(s) per direction, 1 queue pair(s) per connection)}. */
+    String describe() {
+        return describe("", "");
+    }
+
+    /** The same with {@code first} and {@code last} inside the parentheses (the CUDA engine's "pinned host memory, "). */
+    String describe(String first, String last) {
+        return "NET/" + net.name() + " (" + first + net.proxyThreads() + " proxy thread(s) per direction, " + net.connectionShape()
+                + last + ")";
+    }
+
     /** Where a sending FIFO's messages lie when the lane did not pass them by reference. */
     private static MemorySegment sendRegion(Fifo f) {
         return f instanceof LineFifo l ? l.recvStage : f.mem;

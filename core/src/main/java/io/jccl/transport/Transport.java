@@ -15,8 +15,8 @@ public enum Transport {
     P2P("P2P/in-process"),
     /** Processes of one host with the same {@code /dev/shm}: a file there mapped by both. */
     SHM("SHM//dev/shm"),
-    /** Anything else: an in-process FIFO at each end and TCP sockets between them ({@link NetProxy}). */
-    NET("NET/Socket");
+    /** Anything else: an in-process FIFO at each end and a network between them ({@link NetProxy}: sockets or ibverbs). */
+    NET("NET");
 
     private final String label;
 

@@ -192,6 +192,11 @@ final class MemoryNet implements Net {
     }
 
     @Override
+    public String connectionShape() {
+        return "1 queue per connection";
+    }
+
+    @Override
     public ListenComm listen(int device) {
         Listener l = new Listener(fabric.next.getAndIncrement());
         fabric.listeners.put(l.id, l);

@@ -111,7 +111,7 @@ public final class HostComm extends EngineRank {
                 }
                 Log log = Log.of(config, rank);
                 if (log.on(Config.Debug.INFO, Config.Subsys.INIT)) {
-                    logTransports(log, rank, peers, d.config);
+                    logTransports(log, rank, peers, d.fifos.describeNet());
                 }
                 JobChannels.log(log, d.tuner.topology(), rank);
             }
@@ -130,15 +130,13 @@ public final class HostComm extends EngineRank {
     }
 
     /** JCCL_DEBUG=INFO: one line per peer, the transport of this rank's connections with it; how it reduces floats. */
-    private static void logTransports(Log log, int rank, PeerProcesses peers, Config shared) {
+    private static void logTransports(Log log, int rank, PeerProcesses peers, String net) {
         for (int r = 0; r < peers.size(); r++) {
             if (r == rank) {
                 continue;
             }
             Transport t = peers.transport(r);
-            log.info(Config.Subsys.INIT, peers.describe(r) + " via " + t + (t != Transport.NET ? "" : " (" + shared.socketThreads()
-                    + " proxy thread(s) per direction, " + shared.socketThreads() * shared.socksPerThread()
-                    + " socket(s) per connection)"));
+            log.info(Config.Subsys.INIT, peers.describe(r) + " via " + (t == Transport.NET && net != null ? net : t.toString()));
         }
         log.info(Config.Subsys.INIT, VectorKernels.describe());
     }

@@ -82,6 +82,11 @@ final class IbNet implements Net {
         return 1;
     }
 
+    @Override
+    public String connectionShape() {
+        return options.qps() + " queue pair(s) per connection";
+    }
+
     private IbDevice device(int dev) {
         if (dev < 0 || dev >= devices.size()) {
             throw new IllegalArgumentException("the IB net has devices 0 to " + (devices.size() - 1) + ", not " + dev);

@@ -44,6 +44,9 @@ public interface Net extends AutoCloseable {
     /** Proxy threads per direction that should serve its connections (sockets: JCCL_SOCKET_NTHREADS). */
     int proxyThreads();
 
+    /** What one connection is made of, for logs: "2 socket(s) per connection". */
+    String connectionShape();
+
     /** Starts listening on {@code device}; its {@link ListenComm#handle()} is what senders connect to. */
     ListenComm listen(int device) throws IOException;
 

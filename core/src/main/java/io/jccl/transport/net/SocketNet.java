@@ -161,6 +161,11 @@ public final class SocketNet implements Net {
     }
 
     @Override
+    public String connectionShape() {
+        return sockets + " socket(s) per connection";
+    }
+
+    @Override
     public ListenComm listen(int dev) throws IOException {
         check(dev);
         SocketListener<SocketRecvComm> l = new SocketListener<>(owner, setup.bind());
