@@ -294,23 +294,39 @@ public final class Communicator implements AutoCloseable {
     }
 
     /**
-     * Registers a user buffer with this rank, as {@code ncclCommRegister}: on the CUDA engine its
-     * memory kind is checked once (device memory of this communicator's GPU) and later calls on
-     * buffers inside it skip the check; on the host engine it only checks the arguments.
+     * Registers a user buffer with this rank, as {@code ncclCommRegister}, until
+     * {@link #deregister} or {@link #close}. On the host engine, large messages the network
+     * transport sends out of it then go without staging (RDMA straight from it on the IB net); on
+     * the CUDA engine its memory kind is checked once (device memory of this communicator's GPU)
+     * and later calls on buffers inside it skip the check. See {@link Registration}.
      */
-    public void register(MemorySegment buffer) {
+    public Registration register(MemorySegment buffer) {
         if (buffer == null) {
             throw JcclException.invalidArgument(rank(), "buffer", "is null");
         }
         engine().register(buffer);
+        return new Registration(this, buffer);
     }
 
-    /** Undoes one {@link #register} of the same buffer. */
-    public void deregister(MemorySegment buffer) {
-        if (buffer == null) {
-            throw JcclException.invalidArgument(rank(), "buffer", "is null");
+    /** Undoes {@code registration} ({@code ncclCommDeregister}); no call in flight may still use its buffer. */
+    public void deregister(Registration registration) {
+        if (registration == null) {
+            throw JcclException.invalidArgument(rank(), "registration", "is null");
         }
-        engine().deregister(buffer);
+        if (registration.communicator() != this) {
+            throw JcclException.invalidArgument(rank(), "registration", "is " + registration + " of another communicator");
+        }
+        if (isClosed()) {
+            throw new JcclException(ErrorCode.INVALID_USAGE, rank(), "the communicator is closed: its registrations went with it");
+        }
+        if (!registration.release()) {
+            throw JcclException.invalidArgument(rank(), "registration", "was deregistered already");
+        }
+        engine().deregister(registration.buffer());
+    }
+
+    synchronized boolean isClosed() {
+        return closed;
     }
 
     /**

@@ -515,4 +515,44 @@ class JcclExamplesTest {
         }
         assertThat(report).startsWith("rank 1 failed with INVALID_ARGUMENT: argument 'sendbuff' is confined to another thread;");
     }
+
+    @Test
+    void aRegisteredBufferIsUsedAndDeregistered() throws Exception {
+        Communicator[] comms = Communicator.initAll(2, Config.defaults());
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        List<Future<float[]>> ranks = new ArrayList<>();
+        Registration[] kept = new Registration[2];
+        for (Communicator comm : comms) {
+            ranks.add(pool.submit(() -> {
+                // @start region="registration"
+                try (Arena arena = Arena.ofShared(); HostStream stream = new HostStream()) {
+                    MemorySegment buf = arena.allocate(ValueLayout.JAVA_FLOAT, 1 << 20);    // 4 MiB, reused by every call
+                    Registration reg = comm.register(buf);         // once, before the calls that use it
+                    for (int step = 0; step < 3; step++) {
+                        buf.fill((byte) 0);
+                        buf.setAtIndex(ValueLayout.JAVA_FLOAT, 0, comm.rank() + step);
+                        comm.allReduce(buf, buf, 1 << 20, DataType.FLOAT32, RedOp.SUM, stream);
+                        stream.synchronize();
+                    }
+                    comm.deregister(reg);                          // before the memory goes
+                    // @end
+                    kept[comm.rank()] = reg;
+                    return new float[] {buf.getAtIndex(ValueLayout.JAVA_FLOAT, 0), buf.getAtIndex(ValueLayout.JAVA_FLOAT, 1)};
+                }
+            }));
+        }
+        try {
+            for (Future<float[]> f : ranks) {
+                assertThat(f.get(60, TimeUnit.SECONDS)).containsExactly(5f, 0f);     // (0 + 2) + (1 + 2)
+            }
+            assertThat(kept).allSatisfy(r -> assertThat(r.registered()).isFalse());
+            assertThatThrownBy(() -> comms[1].deregister(kept[0])).isInstanceOf(JcclException.class)
+                    .hasMessageContaining("of another communicator");
+        } finally {
+            pool.shutdownNow();
+            for (Communicator each : comms) {
+                each.close();
+            }
+        }
+    }
 }

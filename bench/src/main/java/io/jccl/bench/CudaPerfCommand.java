@@ -10,6 +10,7 @@ import io.jccl.Communicator;
 import io.jccl.Config;
 import io.jccl.JcclException;
 import io.jccl.RedOp;
+import io.jccl.Registration;
 import io.jccl.cuda.CudaDriver;
 import io.jccl.CudaDevice;
 import io.jccl.CudaStream;
@@ -150,12 +151,13 @@ final class CudaPerfCommand {
             long bufBytes = bufferBytes(o, n);
             MemorySegment[] send = new MemorySegment[comms.length];
             MemorySegment[] recv = new MemorySegment[comms.length];
+            Registration[] registrations = new Registration[2 * comms.length];
             for (int r = 0; r < comms.length; r++) {
                 streams[r] = new CudaStream(gpus.get(r));
                 send[r] = zeroed(gpus.get(r), bufBytes, arena);
                 recv[r] = zeroed(gpus.get(r), bufBytes, arena);
-                comms[r].register(send[r]);
-                comms[r].register(recv[r]);
+                registrations[2 * r] = comms[r].register(send[r]);
+                registrations[2 * r + 1] = comms[r].register(recv[r]);
             }
             Across across = processes > 1 ? new Across(comms[0], gpu, streams[0], arena) : null;
             MemorySegment copyFrom = zeroed(gpu, bufBytes, arena);
@@ -202,8 +204,8 @@ final class CudaPerfCommand {
                         busbw / copyBw);
             }
             for (int r = 0; r < comms.length; r++) {
-                comms[r].deregister(send[r]);
-                comms[r].deregister(recv[r]);
+                comms[r].deregister(registrations[2 * r]);
+                comms[r].deregister(registrations[2 * r + 1]);
             }
         } finally {
             closeAll(comms, streams);

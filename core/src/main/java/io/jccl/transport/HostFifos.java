@@ -127,6 +127,25 @@ public final class HostFifos {
         return net;
     }
 
+    /**
+     * Rank's registration of the user buffer {@code buffer}: the network transport sends large
+     * messages straight out of it (without a net, nothing to do).
+     */
+    public void registerUser(MemorySegment buffer) {
+        NetProxy n = net;
+        if (n != null) {
+            n.registerUser(buffer);
+        }
+    }
+
+    /** Undoes one {@link #registerUser} of {@code buffer}. */
+    public void deregisterUser(MemorySegment buffer) {
+        NetProxy n = net;
+        if (n != null) {
+            n.deregisterUser(buffer);
+        }
+    }
+
     /** A local rank closes: what it sent over sockets leaves first, then its connections end (before its arena goes). */
     public void finish(int rank) {
         NetProxy n = net;

@@ -61,6 +61,8 @@ final class NetProxy implements AutoCloseable {
     /** Receiving connections admitted, by tag: a connection comes once. */
     private final Set<Long> admitted = ConcurrentHashMap.newKeySet();
     private final NetSender sender;
+    /** The user buffers this process's ranks registered: by-reference messages in them go without staging. */
+    private final UserMemory user = new UserMemory();
     private final NetReceiver receiver;
     /** What the proxy's waits watch: this domain's abort, and the proxy's close. */
     final Wait.Watch watch;
@@ -179,7 +181,7 @@ final class NetProxy implements AutoCloseable {
                 SendComm comm = net.connect(DEVICE, to, tag, System.nanoTime() + config.timeout().toNanos());
                 MemorySegment region = sendRegion(f);
                 MemoryHandle memory = net.register(comm, region, MemoryKind.HOST);
-                sender.add(new NetSender.Conn(f, comm, memory));
+                sender.add(new NetSender.Conn(f, comm, memory, user));
                 log.info(Subsys.NET, () -> connected(f.protocol, f.channel, f.from, f.to, "send"));
             } catch (IOException | RuntimeException e) {
                 lost(f.from, f.to, e);
@@ -191,6 +193,19 @@ final class NetProxy implements AutoCloseable {
     private String connected(Protocol protocol, int channel, int from, int to, String direction) {
         return String.format("channel %02d/%s : %s -> %s [%s] via NET/%s/%d", channel, protocol, peers.describe(from),
                 peers.describe(to), direction, net.name(), DEVICE);
+    }
+
+    /** One more registration of the user buffer {@code buffer} ({@code Communicator.register}). */
+    void registerUser(MemorySegment buffer) {
+        user.add(buffer);
+    }
+
+    /** One registration of {@code buffer} fewer; the last one drops its net registrations. */
+    void deregisterUser(MemorySegment buffer) {
+        MemorySegment last = user.remove(buffer);
+        if (last != null) {
+            sender.forget(last);
+        }
     }
 
     /** The net and how it connects, for logs: {@code NET/IB (1 proxy thread(s) per direction, 1 queue pair(s) per connection)}. */

@@ -3,6 +3,7 @@ package io.jccl.transport;
 
 import io.jccl.transport.NetConn.Progress;
 import io.jccl.transport.net.MemoryHandle;
+import io.jccl.transport.net.MemoryKind;
 import io.jccl.transport.net.Net;
 import io.jccl.transport.net.NetRequest;
 import io.jccl.transport.net.SendComm;
@@ -10,7 +11,9 @@ import io.jccl.transport.net.SendComm;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -27,9 +30,13 @@ final class NetSender extends NetHalf<NetSender.Conn> {
     static final class Conn extends NetConn<SendComm> {
         private NetRequest inFlight;
         private boolean ended;
+        private final UserMemory user;
+        /** The registered user buffers this connection sent from, each registered with the net for it. */
+        private final Map<MemorySegment, MemoryHandle> userHandles = new IdentityHashMap<>();
 
-        Conn(Fifo fifo, SendComm comm, MemoryHandle memory) {
+        Conn(Fifo fifo, SendComm comm, MemoryHandle memory, UserMemory user) {
             super(fifo, comm, memory);
+            this.user = user;
         }
 
         /** Sends what it can: MOVED when a message was posted or released, NET when one waits on the net, else IDLE. */
@@ -51,8 +58,10 @@ final class NetSender extends NetHalf<NetSender.Conn> {
                     return moved ? Progress.MOVED : Progress.IDLE;
                 }
                 MemorySegment data = fifo.recvSegment();
-                NetRequest r = net.isend(comm, data, fifo.recvOffset(), fifo.recvSize(), data == memory.region() ? memory : null,
-                        fifo.recvStamp());
+                long offset = fifo.recvOffset();
+                long size = fifo.recvSize();
+                MemoryHandle m = data == memory.region() ? memory : userHandle(net, data, offset, size);
+                NetRequest r = net.isend(comm, data, offset, size, m, fifo.recvStamp());
                 if (r == null) {
                     return moved ? Progress.MOVED : Progress.NET;
                 }
@@ -61,10 +70,37 @@ final class NetSender extends NetHalf<NetSender.Conn> {
             }
         }
 
+        /**
+         * The net's registration of the user buffer holding a by-reference message, made on its
+         * first use; null when no registered buffer holds it (the net then stages it).
+         */
+        private MemoryHandle userHandle(Net net, MemorySegment data, long offset, long size) throws IOException {
+            MemorySegment b = user.holding(data, offset, size);
+            if (b == null) {
+                return null;
+            }
+            MemoryHandle h = userHandles.get(b);
+            if (h == null) {
+                h = net.register(comm, b, MemoryKind.HOST);
+                userHandles.put(b, h);
+            }
+            return h;
+        }
+
+        /** Drops the net's registration of {@code buffer} (its user deregistered it). */
+        synchronized void forget(Net net, MemorySegment buffer) {
+            MemoryHandle h = userHandles.remove(buffer);
+            if (h != null) {
+                net.deregister(h);
+            }
+        }
+
         /** Ends the connection (its rank closed): the net tells the receiver, by {@code deadline}. */
         synchronized void end(Net net, long deadline) {
             if (!ended) {
                 ended = true;
+                userHandles.values().forEach(net::deregister);
+                userHandles.clear();
                 net.deregister(memory);
                 net.closeSend(comm, deadline);
             }
@@ -88,6 +124,13 @@ final class NetSender extends NetHalf<NetSender.Conn> {
             all.add(new Worker());
         }
         start(all, "jccl-net-send-");
+    }
+
+    /** Drops every connection's net registration of the user buffer {@code buffer}. */
+    void forget(MemorySegment buffer) {
+        for (Conn c : conns) {
+            c.forget(proxy.net, buffer);
+        }
     }
 
     /** Ends every connection {@code rank} sends on, each by {@code deadline}. */

@@ -33,7 +33,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class HostComm extends EngineRank {
     private final HostDomain domain;
-    /** This rank's own settings: its timeout and debug level (plans follow the domain's shared config). */
     /** Runs this rank's operations (its lanes), in issue order. */
     private final RankExecutor executor;
     private final AtomicLong issued = new AtomicLong();
@@ -44,6 +43,8 @@ public final class HostComm extends EngineRank {
     private long probedSince;
     /** Whether messages carry their call's stamp (JCCL_CHECK_CALLS, rank 0's). */
     private final boolean stamped;
+    /** The buffers registered through this rank and not yet deregistered, once per registration. */
+    private final List<MemorySegment> registered = new ArrayList<>();
 
     HostComm(HostDomain domain, int rank, Config config) {
         super(rank, config, domain.planner);
@@ -189,14 +190,31 @@ public final class HostComm extends EngineRank {
         throw JcclException.invalidArgument(rank, "stream", "is a " + stream.apiName() + "; the host engine runs on a HostStream");
     }
 
-    /** Checks only the arguments: host memory needs no registration. */
+    /**
+     * Registers {@code buffer} with the network transport: by-reference messages from it go
+     * without staging (RDMA straight from it on the IB net). Threads and /dev/shm need nothing.
+     */
     @Override
-    public void register(MemorySegment buffer) {
+    public synchronized void register(MemorySegment buffer) {
         checkUsable();
+        if (!buffer.isNative()) {
+            throw JcclException.invalidArgument(rank, "buffer", "is a heap segment; only native memory can be registered");
+        }
+        domain.fifos.registerUser(buffer);
+        registered.add(buffer);
     }
 
     @Override
-    public void deregister(MemorySegment buffer) {
+    public synchronized void deregister(MemorySegment buffer) {
+        for (int i = 0; i < registered.size(); i++) {
+            MemorySegment b = registered.get(i);
+            if (b.address() == buffer.address() && b.byteSize() == buffer.byteSize()) {
+                registered.remove(i);
+                domain.fifos.deregisterUser(b);
+                return;
+            }
+        }
+        throw JcclException.invalidArgument(rank, "buffer", "was not registered with this communicator");
     }
 
     @Override
@@ -320,6 +338,8 @@ public final class HostComm extends EngineRank {
         }
         closed = true;
         executor.stopWorkers();
+        registered.forEach(domain.fifos::deregisterUser);
+        registered.clear();
         domain.fifos.finish(rank);
         domain.closing(rank);
         executor.arena().close();

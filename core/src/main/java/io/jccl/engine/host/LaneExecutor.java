@@ -168,7 +168,8 @@ final class LaneExecutor {
         boolean referable = w.protocol() == Protocol.SIMPLE && bytes >= REFERENCE_MIN_BYTES && allReferable(out, ns)
                 && Wait.threadsFitCores();
         Reduction red = w.reduction();
-        boolean preSrc = red != null && step.src() != null && step.src().buf() == Buf.INPUT;
+        // Only preMulSum changes an input before it is sent; any other reduction's input can go by reference.
+        boolean preSrc = red != null && red.preMultiplies() && step.src() != null && step.src().buf() == Buf.INPUT;
         // Where the step's result lives once computed: a user buffer region, or the first send slot;
         // whether it may be sent by reference (a user region this call does not write again).
         MemorySegment resSeg;

@@ -54,6 +54,11 @@ public final class Reduction {
     private final boolean average;
     private final Kernel kernel;
 
+    /** Whether {@code pre} multiplies (preMulSum): then an input is never sent as it lies. */
+    boolean preMultiplies() {
+        return preMul;
+    }
+
     private Reduction(DataType type, RedOp op, int nranks, Kernel kernel) {
         this.type = type;
         this.op = op;

@@ -446,6 +446,7 @@ class CudaCollectivesTest {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment[] out = new MemorySegment[n];
             MemorySegment[] in = new MemorySegment[n];
+            io.jccl.Registration[] regs = new io.jccl.Registration[n];
             int bytes = 3 << 20;
             for (int r = 0; r < n; r++) {
                 s[r] = new CudaStream(gpu);
@@ -453,7 +454,7 @@ class CudaCollectivesTest {
                 new Random(r).nextBytes(data);
                 out[r] = buffer(true, arena, data);
                 in[r] = buffer(true, arena, new byte[bytes]);
-                comms[r].register(out[r]);
+                regs[r] = comms[r].register(out[r]);
             }
             Group.start();
             for (int r = 0; r < n; r++) {
@@ -466,7 +467,7 @@ class CudaCollectivesTest {
                 byte[] want = new byte[bytes];
                 new Random((r + n - 1) % n).nextBytes(want);
                 assertThat(read(true, in[r], bytes)).isEqualTo(want);
-                comms[r].deregister(out[r]);
+                comms[r].deregister(regs[r]);
             }
         } finally {
             closeRanks(comms, s);

@@ -76,9 +76,16 @@ class CudaEngineWithoutGpuTest {
         Communicator[] comms = Communicator.initAll(1, Config.defaults());
         try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofShared()) {
             java.lang.foreign.MemorySegment buf = a.allocate(64);
-            comms[0].register(buf);
-            comms[0].deregister(buf);
+            io.jccl.Registration r = comms[0].register(buf);
+            assertThat(r.registered()).isTrue();
+            comms[0].deregister(r);
+            assertThat(r.registered()).isFalse();
+            assertThatThrownBy(() -> comms[0].deregister(r)).isInstanceOf(JcclException.class)
+                    .hasMessageContaining("argument 'registration' was deregistered already");
             assertThatThrownBy(() -> comms[0].register(null)).isInstanceOf(JcclException.class).hasMessageContaining("buffer");
+            assertThatThrownBy(() -> comms[0].deregister(null)).isInstanceOf(JcclException.class).hasMessageContaining("registration");
+            assertThatThrownBy(() -> comms[0].register(java.lang.foreign.MemorySegment.ofArray(new byte[8])))
+                    .isInstanceOf(JcclException.class).hasMessageContaining("heap segment");
         } finally {
             comms[0].close();
         }

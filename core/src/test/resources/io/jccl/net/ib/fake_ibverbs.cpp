@@ -34,7 +34,9 @@
  * ibv_get_cq_event waits by polling.
  *
  * Hooks for tests: jccl_fake_ib_live("context" | "pd" | "mr" | "cq" | "qp" | "channel"),
- * jccl_fake_ib_rdma_bytes (bytes this process moved as requester), jccl_fake_ib_reset.
+ * jccl_fake_ib_rdma_bytes (bytes this process moved as requester), jccl_fake_ib_reset,
+ * jccl_fake_ib_watch(addr, len) and jccl_fake_ib_watched_bytes (bytes this process's RDMA writes
+ * and sends took from that range since the watch began: what went zero-copy out of a user buffer).
  */
 #include <infiniband/verbs.h>
 /* verbs.h wraps these in inline functions; the library exports the plain symbols. */
@@ -207,6 +209,19 @@ std::map<uint32_t, Qp*> qps; /* qp_num -> QP of this process */
 std::vector<Cq*> cqs;
 std::atomic<int> liveContexts{0}, livePds{0}, liveMrs{0}, liveCqs{0}, liveQps{0}, liveChannels{0};
 std::atomic<long long> rdmaBytes{0};
+std::atomic<uint64_t> watchStart{0}, watchEnd{0};
+std::atomic<long long> watchedBytes{0};
+
+/* Bytes of the requester's local iovecs that lie in the watched range. */
+long long watched(const std::vector<iovec>& local) {
+    uint64_t s = watchStart.load(), e = watchEnd.load();
+    long long n = 0;
+    for (const iovec& v : local) {
+        uint64_t a = (uint64_t)v.iov_base, b = a + v.iov_len;
+        if (b > s && a < e) n += (long long)(std::min(b, e) - std::max(a, s));
+    }
+    return n;
+}
 uint32_t nextPdId = 1;
 
 int64_t nowNs() {
@@ -743,6 +758,7 @@ int execute(Qp* q, SendWr& w) {
     if (err == ESRCH) return unreachable(q, w, now);
     if (err != 0) return send ? IBV_WC_REM_OP_ERR : IBV_WC_REM_ACCESS_ERR;
     rdmaBytes += w.len;
+    if (!read) watchedBytes += watched(local);
     if (imm || send) {
         uint64_t wrId = d.rq[d.rq_head % d.rq_cap].wr_id;
         d.rq_head++;
@@ -885,6 +901,14 @@ int jccl_fake_ib_live(const char* kind) {
 long long jccl_fake_ib_rdma_bytes(void) { return rdmaBytes.load(); }
 
 void jccl_fake_ib_reset(void) { rdmaBytes.store(0); }
+
+void jccl_fake_ib_watch(uint64_t addr, uint64_t len) {
+    watchStart.store(addr);
+    watchEnd.store(addr + len);
+    watchedBytes.store(0);
+}
+
+long long jccl_fake_ib_watched_bytes(void) { return watchedBytes.load(); }
 
 ibv_device** ibv_get_device_list(int* num) {
     std::vector<Device*>& d = devices();
