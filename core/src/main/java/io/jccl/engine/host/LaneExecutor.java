@@ -168,8 +168,12 @@ final class LaneExecutor {
         boolean referable = w.protocol() == Protocol.SIMPLE && bytes >= REFERENCE_MIN_BYTES && allReferable(out, ns)
                 && Wait.threadsFitCores();
         Reduction red = w.reduction();
-        // Only preMulSum changes an input before it is sent; any other reduction's input can go by reference.
-        boolean preSrc = red != null && red.preMultiplies() && step.src() != null && step.src().buf() == Buf.INPUT;
+        // preMulSum changes an input before it is sent. Another reduction's input goes by reference
+        // within the process and over the net (no copy into the slot; zero-copy from a registered
+        // buffer on IB), but is copied for a receiver in another process: reducing out of the
+        // sender's memory through single copy was slower there (docs/processes.md).
+        boolean preSrc = red != null && step.src() != null && step.src().buf() == Buf.INPUT
+                && (red.preMultiplies() || anyShared(out, ns));
         // Where the step's result lives once computed: a user buffer region, or the first send slot;
         // whether it may be sent by reference (a user region this call does not write again).
         MemorySegment resSeg;
@@ -232,6 +236,15 @@ final class LaneExecutor {
         for (int k = 0; k < nr; k++) {
             in[k].release();
         }
+    }
+
+    private static boolean anyShared(Fifo[] fifos, int n) {
+        for (int k = 0; k < n; k++) {
+            if (fifos[k].shared()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean allReferable(Fifo[] fifos, int n) {
