@@ -43,21 +43,11 @@ class IbNamespaceHostsTest {
                         "JCCL_DEBUG_SUBSYS", "NET,INIT"));
                 procs.add(f.start(g, Namespaces.java(FabricMatrixRank.class, "" + (hosts * 10 + perHost), "every"), env, true));
             }
-            StringBuilder all = new StringBuilder();
-            boolean ok = true;
-            for (int g = 0; g < procs.size(); g++) {
-                Process p = procs.get(g);
-                boolean ended = p.waitFor(240, TimeUnit.SECONDS);
-                if (!ended) {
-                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                all.append("rank ").append(g).append(ended ? ", status " + p.exitValue() : ", did not end").append(": ").append(out);
-                ok &= ended && p.exitValue() == 0 && out.contains("ok " + cases + " cases") && !out.contains("NET/Socket")
-                        && out.contains("NET/IB: using ") && out.contains(":1/" + link) && out.contains("via NET/IB/0")
-                        && out.contains("via NET/IB (1 proxy thread(s) per direction, " + qps + " queue pair(s) per connection)");
-            }
-            assertThat(ok).as(all.toString()).isTrue();
+            Namespaces.Outcome o = Namespaces.awaitRanks(procs, 240, out -> out.contains("ok " + cases + " cases")
+                    && !out.contains("NET/Socket") && out.contains("NET/IB: using ") && out.contains(":1/" + link)
+                    && out.contains("via NET/IB/0")
+                    && out.contains("via NET/IB (1 proxy thread(s) per direction, " + qps + " queue pair(s) per connection)"));
+            assertThat(o.ok()).as(o.output()).isTrue();
         } finally {
             procs.forEach(Process::destroyForcibly);
         }

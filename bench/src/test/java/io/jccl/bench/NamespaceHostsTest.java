@@ -5,11 +5,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,19 +33,9 @@ class NamespaceHostsTest {
                         "JCCL_BOOTSTRAP_TIMEOUT", "60"));
                 procs.add(f.start(g, Namespaces.java(FabricMatrixRank.class, "" + (hosts * 10 + perHost)), env, true));
             }
-            StringBuilder all = new StringBuilder();
-            boolean ok = true;
-            for (int g = 0; g < procs.size(); g++) {
-                Process p = procs.get(g);
-                boolean ended = p.waitFor(150, TimeUnit.SECONDS);
-                if (!ended) {
-                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                all.append("rank ").append(g).append(ended ? ", status " + p.exitValue() : ", did not end").append(": ").append(out);
-                ok &= ended && p.exitValue() == 0 && out.contains("ok " + 3 * FabricMatrixRank.sample(0).size() + " cases");
-            }
-            assertThat(ok).as(all.toString()).isTrue();
+            Namespaces.Outcome o = Namespaces.awaitRanks(procs, 150,
+                    out -> out.contains("ok " + 3 * FabricMatrixRank.sample(0).size() + " cases"));
+            assertThat(o.ok()).as(o.output()).isTrue();
         } finally {
             procs.forEach(Process::destroyForcibly);
         }

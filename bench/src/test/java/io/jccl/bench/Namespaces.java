@@ -50,6 +50,31 @@ final class Namespaces {
         return cmd;
     }
 
+    /**
+     * Waits for every rank's process (at most {@code seconds} each, then killed) and reads its
+     * output: whether each ended with status 0 and an output that {@code good} accepts, and
+     * everything they printed, rank by rank.
+     */
+    static Outcome awaitRanks(List<Process> procs, long seconds, java.util.function.Predicate<String> good) throws Exception {
+        StringBuilder all = new StringBuilder();
+        boolean ok = true;
+        for (int g = 0; g < procs.size(); g++) {
+            Process p = procs.get(g);
+            boolean ended = p.waitFor(seconds, java.util.concurrent.TimeUnit.SECONDS);
+            if (!ended) {
+                p.destroyForcibly().waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+            }
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            all.append("rank ").append(g).append(ended ? ", status " + p.exitValue() : ", did not end").append(": ").append(out);
+            ok &= ended && p.exitValue() == 0 && good.test(out);
+        }
+        return new Outcome(ok, all.toString());
+    }
+
+    /** What {@link #awaitRanks} found. */
+    record Outcome(boolean ok, String output) {
+    }
+
     /** Whether any of this fabric's namespaces is still listed. */
     static boolean anyLeft(Fabric f) throws Exception {
         Process p = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
