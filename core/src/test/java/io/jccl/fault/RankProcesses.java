@@ -40,10 +40,16 @@ final class RankProcesses implements AutoCloseable {
      */
     RankProcesses(BootstrapRoot root, int n, Map<String, String> env, boolean unreaped, Class<?> mainClass, String... args)
             throws IOException {
+        this(root, n, r -> env, List.of(), unreaped, mainClass, args);
+    }
+
+    /** As above, rank {@code r} with {@code env.apply(r)} added and {@code jvmOptions} given to every rank's JVM. */
+    RankProcesses(BootstrapRoot root, int n, java.util.function.IntFunction<Map<String, String>> env, List<String> jvmOptions,
+            boolean unreaped, Class<?> mainClass, String... args) throws IOException {
         this.unreaped = unreaped;
         for (int r = 0; r < n; r++) {
-            ProcessBuilder pb = ChildJvm.rank(root.id(), r, n, List.of(), mainClass.getName(), args);
-            pb.environment().putAll(env);
+            ProcessBuilder pb = ChildJvm.rank(root.id(), r, n, jvmOptions, mainClass.getName(), args);
+            pb.environment().putAll(env.apply(r));
             if (unreaped) {
                 List<String> cmd = new ArrayList<>(List.of("bash", "-c", "\"$@\" & echo \"pid $!\"; exec sleep 600", "launcher"));
                 cmd.addAll(pb.command());

@@ -26,12 +26,24 @@ import java.nio.channels.SocketChannel;
  * and completion array every post and poll reuses, so the data path allocates nothing. Each
  * method is synchronized: a proxy thread posts and tests, while a closing rank or the net's close
  * may destroy the queues from another thread.
+ *
+ * <p>A peer whose process dies leaves queue pairs that nothing answers, and a comm waiting for a
+ * message or a clear-to-send slot posts nothing that could fail: so a comm with a request waiting
+ * also looks at the side socket (every {@link #SIDE_LOOK_NANOS}, without blocking), which the
+ * peer's kernel closes when the process dies. What it reads there is the subclass's to judge
+ * ({@link #sideSaid}). The first failure sticks: every later post or poll throws it again.
  */
 abstract sealed class IbComm implements NetComm permits IbSendComm, IbRecvComm {
     /** Completions read per poll. */
     static final int WC_BATCH = 16;
     /** The byte a closing sender writes on the side socket. */
     static final byte END = 0x45;
+    /** What {@link #readSide} found: nothing yet, the END byte, the socket closed (or broken). */
+    static final int SIDE_QUIET = 0;
+    static final int SIDE_END = 1;
+    static final int SIDE_CLOSED = -1;
+    /** How often a comm with a request waiting looks at its side socket. */
+    static final long SIDE_LOOK_NANOS = 10_000_000L;
 
     final long tag;
     final String name;
@@ -53,6 +65,9 @@ abstract sealed class IbComm implements NetComm permits IbSendComm, IbRecvComm {
     /** Messages posted so far: the next one's number. */
     long posted;
     boolean closed;
+    /** The first failure, thrown again by every later post or poll. */
+    private IOException failure;
+    private long sideLooked = System.nanoTime();
 
     /** Makes the queues; on failure frees what it made (the caller closes {@code side}). */
     IbComm(long tag, String name, IbDevice dev, IbOptions options, int requests, SocketChannel side, int recvsPerQp) {
@@ -147,11 +162,67 @@ abstract sealed class IbComm implements NetComm permits IbSendComm, IbRecvComm {
         }
     }
 
-    /** Reads the completions there are now into {@link #completed}; true when there were any. */
+    /** Throws the comm's failure, if it failed. */
+    final void failIfFailed() throws IOException {
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * Reads the completions there are now into {@link #completed}; true when there were any. When
+     * there were none and a request waits, looks at the side socket now and then ({@link #sideSaid}).
+     */
     final boolean poll() throws IOException {
         if (closed) {
             return false;
         }
+        failIfFailed();
+        try {
+            boolean any = pollCq();
+            if (!any && waiting()) {
+                long now = System.nanoTime();
+                if (now - sideLooked >= SIDE_LOOK_NANOS) {
+                    sideLooked = now;
+                    int said = readSide();
+                    if (said != SIDE_QUIET) {
+                        sideSaid(said, now);
+                    }
+                }
+            }
+            return any;
+        } catch (IOException e) {
+            failure = e;
+            throw e;
+        }
+    }
+
+    /** Whether a request was posted and is not done. */
+    private boolean waiting() {
+        for (IbRequest r : ring) {
+            if (r.busy && !r.done) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** What the peer wrote on the side socket since the handshake, read without blocking: SIDE_QUIET, SIDE_END or SIDE_CLOSED. */
+    final int readSide() {
+        try {
+            side.configureBlocking(false);
+            ByteBuffer b = ByteBuffer.allocate(1);
+            int n = side.read(b);
+            return n < 0 ? SIDE_CLOSED : n == 0 ? SIDE_QUIET : b.get(0) == END ? SIDE_END : SIDE_QUIET;
+        } catch (IOException | RuntimeException e) {
+            return SIDE_CLOSED; // reset by the peer's kernel, or closed here
+        }
+    }
+
+    /** The side socket said END or closed ({@code what}) while a request waits, at {@code now}; may fail the comm. */
+    abstract void sideSaid(int what, long now) throws IOException;
+
+    private boolean pollCq() throws IOException {
         boolean any = false;
         int n;
         do {

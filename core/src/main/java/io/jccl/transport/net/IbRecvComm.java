@@ -7,7 +7,6 @@ import io.jccl.net.ib.Verbs;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 
 /**
@@ -19,7 +18,10 @@ import java.nio.channels.SocketChannel;
  * queue pair {@code i} is message {@code i + k q}.
  *
  * <p>A completion error after the sender said END on the side socket is its close, not a loss:
- * the comm goes quiet and what it had posted is never filled.
+ * the comm goes quiet and what it had posted is never filled. A side socket that closes without
+ * END while a receive waits is a sender gone (its process died, or its net was closed without
+ * ending the connection): the comm fails naming the connection, as the socket net's receiver does
+ * when its socket closes without an END frame.
  */
 final class IbRecvComm extends IbComm implements RecvComm {
     /** A CTS write's wr_id carries this bit; an empty receive's is its queue pair's index. */
@@ -78,6 +80,7 @@ final class IbRecvComm extends IbComm implements RecvComm {
         if (closed) {
             throw new IOException(name + " is closed");
         }
+        failIfFailed();
         if (!(memory instanceof IbMemory m)) {
             throw new IllegalArgumentException("the IB net receives into memory registered with it, not " + memory + " (" + name + ")");
         }
@@ -111,9 +114,17 @@ final class IbRecvComm extends IbComm implements RecvComm {
         poll();
     }
 
-    /** Polls for arrivals (a {@link IbPoller}'s look); true when a completion came. */
-    synchronized boolean look() throws IOException {
-        return poll();
+    /**
+     * Polls for arrivals (a {@link IbPoller}'s look); true when a completion came, or when the comm
+     * failed: the failure then comes from the comm's next {@code test}, where the proxy knows
+     * which connection it is (thrown from the poller, it would name no peer).
+     */
+    synchronized boolean look() {
+        try {
+            return poll();
+        } catch (IOException e) {
+            return true;
+        }
     }
 
     @Override
@@ -148,14 +159,18 @@ final class IbRecvComm extends IbComm implements RecvComm {
         super.failed(id, status, vendor);
     }
 
-    /** Whether the sender wrote END on the side socket (looked at only when a completion failed). */
+    /** Whether the sender wrote END on the side socket (looked at when a completion failed). */
     private boolean senderEnded() {
-        try {
-            side.configureBlocking(false);
-            ByteBuffer b = ByteBuffer.allocate(1);
-            return side.read(b) == 1 && b.get(0) == END;
-        } catch (IOException | RuntimeException e) {
-            return false;
+        return readSide() == SIDE_END;
+    }
+
+    @Override
+    void sideSaid(int what, long now) throws IOException {
+        if (what == SIDE_END) {
+            ended = true;
+        } else if (!ended) {
+            throw new IOException(name + ": the sender closed the connection without ending it (its side socket closed with "
+                    + "no END): its process died, or its net was closed");
         }
     }
 

@@ -17,6 +17,11 @@ import java.nio.channels.SocketChannel;
  * stamp) into the buffer the slot names, on queue pair {@code m mod q}. A message at most as long
  * as the queue pair's inline bytes goes inline; one in memory nobody registered is first copied
  * into a registered bounce buffer of its request (grown when too small, else reused).
+ *
+ * <p>A receiver whose side socket closes while a message of this comm waits (for its slot, or for
+ * its write's completion) is gone: after {@link #GONE_GRACE_NANOS} (a completion under way may
+ * still come) the comm fails naming the connection. Without this, a sender whose receiver died
+ * before filling the slot would wait forever: nothing it posted could fail.
  */
 final class IbSendComm extends IbComm implements SendComm {
     private final MemorySegment fifo;
@@ -26,6 +31,10 @@ final class IbSendComm extends IbComm implements SendComm {
     private final Arena[] bounceArenas;
     private final MemorySegment[] bounces;
     private final IbMemoryCache.Entry[] bounceMrs;
+    /** How long a receiver's closed side socket is given before the waiting messages fail. */
+    static final long GONE_GRACE_NANOS = 100_000_000L;
+    /** When the receiver's side socket was first found closed, or 0. */
+    private long goneSince;
 
     @SuppressWarnings("restricted") // the ibv_mr that verbs returned, read at its size
     IbSendComm(long tag, String name, IbDevice dev, IbOptions options, int requests, SocketChannel side) {
@@ -54,6 +63,7 @@ final class IbSendComm extends IbComm implements SendComm {
         if (closed) {
             throw new IOException(name + " is closed");
         }
+        failIfFailed();
         if (size < 0 || size > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("a message of " + size + " bytes on " + name + " (the IB net sends up to 2 GiB - 1)");
         }
@@ -119,6 +129,18 @@ final class IbSendComm extends IbComm implements SendComm {
             write(qps[(int) (written % qps.length)], written, r.address, r.size, r.lkey, r.inline, IbCts.address(fifo, n, written),
                     IbCts.rkey(fifo, n, written), true, r.stamp);
             written++;
+        }
+    }
+
+    @Override
+    void sideSaid(int what, long now) throws IOException {
+        // The receiver writes nothing after the handshake: whatever it said, it closed.
+        if (goneSince == 0) {
+            goneSince = now;
+        } else if (now - goneSince >= GONE_GRACE_NANOS) {
+            throw new IOException(name + ": the receiver closed the connection while messages wait (" + (posted - written)
+                    + " not yet written, the receiver's side socket closed " + (now - goneSince) / 1_000_000
+                    + " ms ago): its process died, or its net was closed");
         }
     }
 

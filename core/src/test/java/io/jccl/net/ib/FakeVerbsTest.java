@@ -21,6 +21,7 @@ import static io.jccl.bindings.ibverbs.IbVerbs.IBV_QP_STATE;
 import static io.jccl.bindings.ibverbs.IbVerbs.IBV_QP_TIMEOUT;
 import static io.jccl.bindings.ibverbs.IbVerbs.IBV_SEND_INLINE;
 import static io.jccl.bindings.ibverbs.IbVerbs.IBV_SEND_SIGNALED;
+import static io.jccl.bindings.ibverbs.IbVerbs.IBV_WC_LOC_ACCESS_ERR;
 import static io.jccl.bindings.ibverbs.IbVerbs.IBV_WC_LOC_PROT_ERR;
 import static io.jccl.bindings.ibverbs.IbVerbs.IBV_WC_RDMA_READ;
 import static io.jccl.bindings.ibverbs.IbVerbs.IBV_WC_RDMA_WRITE;
@@ -334,6 +335,67 @@ class FakeVerbsTest {
             }
             // remote write without local write is refused at registration, as the spec says
             assertThatThrownBy(() -> a.register(64, IBV_ACCESS_REMOTE_WRITE)).hasMessageContaining("errno 22");
+        }
+    }
+
+    /** What a writer without the right key meets: nothing written, REM_ACCESS_ERR, both QPs in ERR. */
+    private static void refused(RcEndpoint a, RcEndpoint b, RcEndpoint.Region target, int rkey) {
+        RcEndpoint.Region src = a.register(4096, RcEndpoint.ALL_ACCESS);
+        src.memory().fill((byte) 1);
+        b.postRecv(1);
+        b.postRecv(2);
+        a.post(1, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_SEND_SIGNALED, target.address(), rkey, 7, RcEndpoint.sge(src, 0, 64));
+        assertThat(a.pollOne().status()).isEqualTo(IBV_WC_REM_ACCESS_ERR);
+        assertThat(a.state()).isEqualTo(IBV_QPS_ERR);
+        // the responder's receive taken by the write completes in error, the other flushes, its QP is in ERR
+        assertThat(b.poll(2, 10_000)).extracting(RcEndpoint.Completion::status).containsExactly(IBV_WC_LOC_ACCESS_ERR,
+                IBV_WC_WR_FLUSH_ERR);
+        assertThat(b.state()).isEqualTo(IBV_QPS_ERR);
+        assertThat(bytes(target, 0, 4096)).containsOnly(0);
+    }
+
+    @Test
+    void onlyAKeyOfTheTargetQpsPdStillRegisteredLetsAWriteIn() {
+        // the rkey of an MR of another PD (same process, same device, its address right)
+        try (RcEndpoint a = new RcEndpoint("fake_ib0"); RcEndpoint b = new RcEndpoint("fake_ib0");
+                RcEndpoint c = new RcEndpoint("fake_ib0")) {
+            a.connect(b.address());
+            b.connect(a.address());
+            RcEndpoint.Region other = c.register(4096, RcEndpoint.ALL_ACCESS);
+            refused(a, b, other, other.rkey());
+        }
+        // the rkey of an MR deregistered (its memory still there)
+        try (RcEndpoint a = new RcEndpoint("fake_ib0"); RcEndpoint b = new RcEndpoint("fake_ib0")) {
+            a.connect(b.address());
+            b.connect(a.address());
+            RcEndpoint.Region gone = b.register(4096, RcEndpoint.ALL_ACCESS);
+            b.deregister(gone);
+            refused(a, b, gone, gone.rkey());
+        }
+        // the right rkey, on a QP that no longer grants remote writes
+        try (RcEndpoint a = new RcEndpoint("fake_ib0"); RcEndpoint b = new RcEndpoint("fake_ib0")) {
+            a.connect(b.address());
+            b.connect(a.address());
+            b.modify(attr -> {
+                ibv_qp_attr.qp_state(attr, IBV_QPS_RTS);
+                ibv_qp_attr.qp_access_flags(attr, IBV_ACCESS_REMOTE_READ);
+            }, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS);
+            RcEndpoint.Region dst = b.register(4096, RcEndpoint.ALL_ACCESS);
+            refused(a, b, dst, dst.rkey());
+        }
+        // a stranger's QP with the right rkey: the target QP is connected to another, so nothing answers it
+        try (RcEndpoint a = new RcEndpoint("fake_ib0"); RcEndpoint b = new RcEndpoint("fake_ib0");
+                RcEndpoint stranger = new RcEndpoint("fake_ib0")) {
+            a.connect(b.address());
+            b.connect(a.address());
+            stranger.connect(b.address());
+            RcEndpoint.Region dst = b.register(4096, RcEndpoint.ALL_ACCESS);
+            RcEndpoint.Region src = stranger.register(64, RcEndpoint.ALL_ACCESS);
+            src.memory().fill((byte) 1);
+            stranger.post(1, IBV_WR_RDMA_WRITE, IBV_SEND_SIGNALED, dst.address(), dst.rkey(), 0, RcEndpoint.sge(src, 0, 64));
+            assertThat(stranger.pollOne().status()).isEqualTo(IBV_WC_RETRY_EXC_ERR);
+            assertThat(bytes(dst, 0, 4096)).containsOnly(0);
+            assertThat(b.state()).isEqualTo(IBV_QPS_RTS);
         }
     }
 

@@ -2,7 +2,6 @@
 package io.jccl.transport.net;
 
 import io.jccl.bindings.ibverbs.IbVerbs;
-import io.jccl.engine.cuda.EmulationBuild;
 import io.jccl.net.ib.Verbs;
 import org.junit.jupiter.api.Assumptions;
 
@@ -10,14 +9,14 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
  * The libibverbs the IB net's tests run on: the one {@code -Djccl.ibverbs.lib} names, or, in the
  * fake-verbs JVM (core's pom: surefire execution fake-verbs), the fake one (fake_ibverbs.cpp, next
- * to {@link Verbs}) built once per JVM; elsewhere the test skips saying why (libibverbs is loaded
- * once per JVM, and the other tests' JVM may hold the real one).
+ * to {@link Verbs}) that {@link io.jccl.net.ib.FakeVerbs} builds once per JVM; elsewhere the test
+ * skips saying why (libibverbs is loaded once per JVM, and the other tests' JVM may hold the real
+ * one).
  */
 public final class IbFake {
     private IbFake() {
@@ -33,16 +32,9 @@ public final class IbFake {
         boolean fakeJvm = Boolean.getBoolean("jccl.test.fake.verbs.jvm");
         String given = System.getProperty("jccl.ibverbs.lib");
         if (fakeJvm) {
-            if (!Files.exists(Path.of("/usr/include/infiniband/verbs.h"))) {
-                skip("verbs.h was not found (Debian package libibverbs-dev): the fake libibverbs needs it");
-            }
-            Path dir = Files.createTempDirectory("jccl-ib-fake");
-            Path lib = EmulationBuild.compileLibrary(dir, Verbs.class, "fake_ibverbs.cpp", "libfakeibverbs.so", "the fake libibverbs");
-            for (Path p : new Path[] {dir, dir.resolve("fake_ibverbs.cpp"), lib}) {
-                p.toFile().deleteOnExit();
-            }
-            given = lib.toString();
-            System.setProperty("jccl.ibverbs.lib", given);
+            // FakeVerbsTest's build, whichever test class comes first: one library per JVM, whose
+            // counters both FakeIbCounters and live() read.
+            given = io.jccl.net.ib.FakeVerbs.load().toString();
         } else if (given == null) {
             skip("the IB net's tests run in the fake-verbs JVM (surefire execution fake-verbs) or with -Djccl.ibverbs.lib");
         }

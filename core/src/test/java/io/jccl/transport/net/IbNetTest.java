@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The {@link Net} interface on the IB net, two nets of this JVM over one RDMA device: messages
  * match their receives in order with their sizes, stamps and every byte (inline, registered,
  * bounced; over several queue pairs); a send waits for its receive; a message above the posted
- * size fails naming the connection; the poller sees an arrival. Runs on the fake libibverbs in
+ * size fails naming the connection; the poller sees an arrival; a write with a key the buffer
+ * did not issue changes nothing and fails both ends naming the connection. Runs on the fake libibverbs in
  * the fake-verbs JVM, or on the one {@code -Djccl.ibverbs.lib} names ({@link IbFake}).
  */
 @Timeout(60)
@@ -210,6 +211,63 @@ class IbNetTest {
                 .hasMessageContaining("registered");
         assertThatThrownBy(() -> n[0].register(send, out, MemoryKind.CUDA)).isInstanceOf(IOException.class)
                 .hasMessageContaining("host memory only");
+    }
+
+    /**
+     * A connected sender whose clear-to-send slot carries a key it must not write with (one
+     * nobody issued, one of a registration released, the right one beyond its registration):
+     * nothing lands, the sender's write fails with a remote access error, and the receiver, whose
+     * queue pair the refused write put in error, fails too; both name the connection.
+     */
+    @Test
+    void aWriteWithoutTheBuffersKeyChangesNothingAndFailsBothEndsNamingTheConnection() throws IOException {
+        for (String wrong : new String[] {"a key nobody issued", "a released registration's key", "beyond its registration"}) {
+            Net[] n = connected(1);
+            MemorySegment out = arena.allocate(4096, 4096);
+            MemorySegment in = arena.allocate(3 * 4096, 4096);
+            fill(out, 0, 4096, 3);
+            MemoryHandle mo = n[0].register(send, out, MemoryKind.HOST);
+            MemoryHandle mi = n[1].register(recv, in.asSlice(0, 2 * 4096), MemoryKind.HOST);
+            int rkey = ((IbMemory) mi).entry.rkey();
+            MemorySegment target;
+            if (wrong.equals("a key nobody issued")) {
+                target = in;
+                rkey ^= 0x5a5a_5a5a;
+            } else if (wrong.equals("a released registration's key")) {
+                target = arena.allocate(4096, 4096);
+                MemoryHandle released = n[1].register(recv, target, MemoryKind.HOST);
+                rkey = ((IbMemory) released).entry.rkey();
+                n[1].deregister(released);
+            } else {
+                target = in.asSlice(2 * 4096); // the page after the registered two
+            }
+            NetRequest r = n[1].irecv(recv, in, 0, 4096, mi);
+            // The receiver's clear-to-send write has filled slot 0 of the sender's FIFO: overwrite it.
+            IbConnInfo fifo = ((IbSendComm) send).info();
+            MemorySegment slots = MemorySegment.ofAddress(fifo.fifo()).reinterpret((long) IbCts.SLOT * fifo.slots());
+            assertThat(IbCts.ready(slots, fifo.slots(), 0)).as("the receive's slot, filled").isTrue();
+            IbCts.fill(slots, fifo.slots(), 0, target.address(), 4096, rkey);
+            NetRequest s = n[0].isend(send, out, 0, 4096, mo, 5);
+            assertThatThrownBy(() -> untilThrown(n[0], s)).as(wrong).isInstanceOf(IOException.class)
+                    .hasMessageStartingWith("connection 42: a work completion failed: remote access error");
+            assertThatThrownBy(() -> untilThrown(n[1], r)).as(wrong).isInstanceOf(IOException.class)
+                    .hasMessageStartingWith("connection 42: a work completion failed: local access error");
+            assertThat(target.toArray(ValueLayout.JAVA_BYTE)).as(wrong).containsOnly(0);
+            assertThat(in.toArray(ValueLayout.JAVA_BYTE)).as(wrong).containsOnly(0);
+            assertThatThrownBy(() -> n[0].test(s)).as("the failure sticks").isInstanceOf(IOException.class);
+            n[0].deregister(mo);
+            n[1].deregister(mi);
+            n[0].closeSend(send, System.nanoTime() + SECOND);
+            n[1].closeRecv(recv);
+        }
+    }
+
+    /** Tests {@code r} until it throws (or 10 s passed). */
+    private static void untilThrown(Net net, NetRequest r) throws IOException {
+        long deadline = System.nanoTime() + 10 * SECOND;
+        while (System.nanoTime() < deadline) {
+            net.test(r);
+        }
     }
 
     @Test

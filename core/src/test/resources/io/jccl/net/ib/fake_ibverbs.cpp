@@ -23,7 +23,10 @@
  * the NIC of both ends: it finds the responder's QP by qp_num (unique on the host) and checks its
  * address (LID or GID) against the AV, checks rkey, bounds and access in the responder's MR table,
  * moves the bytes with process_vm_writev / process_vm_readv, consumes the responder's posted
- * receive and writes its completion into the responder's CQ. A responder without a posted
+ * receive and writes its completion into the responder's CQ. An rkey must name an MR of the
+ * responder's QP's PD, registered now, with the access asked (the QP's too), covering the range;
+ * else the requester gets REM_ACCESS_ERR and the responder's QP goes to ERR, a write with
+ * immediate data's receive completing in LOC_ACCESS_ERR, the rest flushing. A responder without a posted
  * receive is RNR: retried for rnr_retry × min_rnr_timer (7: forever), then RNR_RETRY_EXC_ERR.
  * A responder that cannot be reached (process gone, QP destroyed or not RTR, another address) is
  * retried for timeout × (retry_cnt + 1), at most JCCL_FAKE_IB_RETRY_CAP_MS (2000 ms unless set),
@@ -703,6 +706,19 @@ void responderError(SharedFile* f, SharedQp& d, ibv_wc_status status, const Send
     flushRecvs(f, d);
 }
 
+/* An RDMA request the responder refuses (rkey of no MR of its QP's PD, range outside the MR,
+ * access not granted): as a NIC's responder (IBA class C: NAK remote access error), its QP goes
+ * to ERR; a write with immediate data had taken a receive, which completes in error (local access
+ * error, as ibv_poll_cq(3) says), and what else it had posted flushes. */
+void remoteAccessError(SharedFile* f, SharedQp& d, const SendWr& w, const Qp* from) {
+    if (w.opcode == IBV_WR_RDMA_WRITE_WITH_IMM && d.rq_head < d.rq_tail) {
+        responderError(f, d, IBV_WC_LOC_ACCESS_ERR, w, from);
+        return;
+    }
+    d.state = IBV_QPS_ERR;
+    flushRecvs(f, d);
+}
+
 /* Carries out wr: a completion status, or WAIT (responder not ready: retried later). */
 int execute(Qp* q, SendWr& w) {
     int64_t now = nowNs();
@@ -751,12 +767,19 @@ int execute(Qp* q, SendWr& w) {
         unsigned need = read ? IBV_ACCESS_REMOTE_READ : IBV_ACCESS_REMOTE_WRITE;
         const SharedMr* m = findMr(t.file, true, w.rkey, d.pd_id);
         uint64_t a = w.len == 0 ? 1 : within(m, w.raddr, w.len);
-        if (!(d.access & need) || (w.len > 0 && (a == 0 || !(m->access & need)))) return IBV_WC_REM_ACCESS_ERR;
+        if (!(d.access & need) || (w.len > 0 && (a == 0 || !(m->access & need)))) {
+            remoteAccessError(t.file, d, w, q);
+            return IBV_WC_REM_ACCESS_ERR;
+        }
         if (w.len > 0) remote.push_back({(void*)a, w.len});
     }
     int err = transfer(t.pid, local, remote, !read);
     if (err == ESRCH) return unreachable(q, w, now);
-    if (err != 0) return send ? IBV_WC_REM_OP_ERR : IBV_WC_REM_ACCESS_ERR;
+    if (err != 0) {
+        if (send) return IBV_WC_REM_OP_ERR;
+        remoteAccessError(t.file, d, w, q);
+        return IBV_WC_REM_ACCESS_ERR;
+    }
     rdmaBytes += w.len;
     if (!read) watchedBytes += watched(local);
     if (imm || send) {
