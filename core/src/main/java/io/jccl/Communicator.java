@@ -298,7 +298,8 @@ public final class Communicator implements AutoCloseable {
      * {@link #deregister} or {@link #close}. On the host engine, large messages the network
      * transport sends out of it then go without staging (RDMA straight from it on the IB net); on
      * the CUDA engine its memory kind is checked once (device memory of this communicator's GPU)
-     * and later calls on buffers inside it skip the check. See {@link Registration}.
+     * and later calls on buffers inside it skip the check. A heap segment is refused (it has no
+     * stable address to register). See {@link Registration}.
      */
     public Registration register(MemorySegment buffer) {
         if (buffer == null) {
