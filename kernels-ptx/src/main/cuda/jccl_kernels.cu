@@ -982,3 +982,165 @@ typedef NarrowOps<E5M2, false> E5M2Ops;
 JCCL_KERNELS(ll, JCCL_PROTO_LL)
 JCCL_KERNELS(ll128, JCCL_PROTO_LL128)
 JCCL_KERNELS(simple, JCCL_PROTO_SIMPLE)
+
+/* ------------------------------------------------------------------------------------------ */
+/* The direct kernels: one call of every rank of a GPU in one launch (jccl_direct).            */
+/* ------------------------------------------------------------------------------------------ */
+
+/* The reduction of the ranks' elements in rank order: the first pre-multiplied (preMulSum), each
+ * next folded in, AVG's division at the end, with the arithmetic of the executors. */
+template <typename Ops>
+__device__ __forceinline__ typename Ops::S directFirst(const Ops& o, uint32_t redop, typename Ops::S x) {
+    return redop == JCCL_OP_PRE_MUL_SUM ? o.scale(x) : x;
+}
+template <typename Ops>
+__device__ __forceinline__ typename Ops::S directFold(const Ops& o, uint32_t redop, typename Ops::S a, typename Ops::S x) {
+    switch (redop) {
+        case JCCL_OP_PROD: return o.prod(a, x);
+        case JCCL_OP_MIN: return o.min(a, x);
+        case JCCL_OP_MAX: return o.max(a, x);
+        case JCCL_OP_PRE_MUL_SUM: return o.preMulSum(a, false, x, true);
+        default: return o.sum(a, x); /* SUM, and AVG before its division */
+    }
+}
+template <typename Ops>
+__device__ __forceinline__ typename Ops::S directLast(const Ops& o, uint32_t redop, typename Ops::S a) {
+    return redop == JCCL_OP_AVG ? o.div(a) : a;
+}
+
+/* Part j of a direct call: its sources (several where it reduces) and destinations, as byte
+ * addresses of the part's first element; returns false when the part has nothing to do. */
+__device__ bool directPart(const jccl_direct& d, uint32_t n, uint32_t j, uint64_t partBytes, const char** src,
+                           uint32_t* ns, char** dst, uint32_t* nd) {
+    *ns = 0;
+    *nd = 0;
+    const char* in = nullptr;
+    switch (d.kind) {
+        case JCCL_DIRECT_ALL_REDUCE:
+        case JCCL_DIRECT_REDUCE:
+        case JCCL_DIRECT_REDUCE_SCATTER: {
+            uint64_t at = d.kind == JCCL_DIRECT_REDUCE_SCATTER ? j * partBytes : 0;
+            for (uint32_t k = 0; k < n; k++) src[(*ns)++] = reinterpret_cast<const char*>(d.inputs[k] + at);
+            if (d.kind == JCCL_DIRECT_ALL_REDUCE) {
+                for (uint32_t r = 0; r < n; r++) dst[(*nd)++] = reinterpret_cast<char*>(d.outputs[r]);
+            } else {
+                dst[(*nd)++] = reinterpret_cast<char*>(d.outputs[d.kind == JCCL_DIRECT_REDUCE ? d.root : j]);
+            }
+            return true;
+        }
+        case JCCL_DIRECT_BROADCAST:
+            in = reinterpret_cast<const char*>(d.inputs[d.root]);
+            for (uint32_t r = 0; r < n; r++) dst[(*nd)++] = reinterpret_cast<char*>(d.outputs[r]);
+            break;
+        case JCCL_DIRECT_ALL_GATHER:
+            in = reinterpret_cast<const char*>(d.inputs[j]);
+            for (uint32_t r = 0; r < n; r++) dst[(*nd)++] = reinterpret_cast<char*>(d.outputs[r] + j * partBytes);
+            break;
+        case JCCL_DIRECT_ALL_TO_ALL: /* part j: from rank j / n's part j % n to that rank's part j / n */
+            in = reinterpret_cast<const char*>(d.inputs[j / n] + (j % n) * partBytes);
+            dst[(*nd)++] = reinterpret_cast<char*>(d.outputs[j % n] + (j / n) * partBytes);
+            break;
+        case JCCL_DIRECT_GATHER:
+            in = reinterpret_cast<const char*>(d.inputs[j]);
+            dst[(*nd)++] = reinterpret_cast<char*>(d.outputs[d.root] + j * partBytes);
+            break;
+        case JCCL_DIRECT_SCATTER:
+            in = reinterpret_cast<const char*>(d.inputs[d.root] + j * partBytes);
+            dst[(*nd)++] = reinterpret_cast<char*>(d.outputs[j]);
+            break;
+        default:
+            return false;
+    }
+    src[(*ns)++] = in;
+    return true;
+}
+
+/* Elements from `first` on, `stride` apart, of a part: the rest after the vectors, and parts at
+ * addresses a vector cannot take (unaligned elements byte by byte). Not inlined: it keeps each
+ * kernel's code small (the driver compiles the PTX at load). */
+template <typename Ops>
+__device__ JCCL_NOINLINE void directTail(const Ops& o, uint32_t redop, bool reduces, const char** src, uint32_t ns,
+                                         char** dst, uint32_t nd, uint64_t first, uint64_t count, uint64_t stride) {
+    typedef typename Ops::S S;
+    for (uint64_t i = first; i < count; i += stride) {
+        S acc, x;
+        memcpy(&acc, src[0] + i * sizeof(S), sizeof(S));
+        if (reduces) {
+            acc = directFirst(o, redop, acc);
+            for (uint32_t k = 1; k < ns; k++) {
+                memcpy(&x, src[k] + i * sizeof(S), sizeof(S));
+                acc = directFold(o, redop, acc, x);
+            }
+            acc = directLast(o, redop, acc);
+        }
+        for (uint32_t k = 0; k < nd; k++) memcpy(dst[k] + i * sizeof(S), &acc, sizeof(S));
+    }
+}
+
+/* Every part, every element, each by one thread of the grid, which reads all its sources before
+ * it writes any destination (in-place calls read and write the same element in the same thread);
+ * 16-byte vectors where every address of the part allows. */
+template <typename Ops>
+__device__ void runDirect(const jccl_direct& d) {
+    typedef typename Ops::S S;
+    const int PER = 16 / sizeof(S);
+    typedef union { uint4 v; S e[PER]; } Pack;
+    Ops o(d.scalar, d.nranks);
+    uint32_t n = d.nranks < JCCL_DIRECT_MAX_RANKS ? d.nranks : JCCL_DIRECT_MAX_RANKS;
+    uint32_t parts = d.kind == JCCL_DIRECT_ALL_REDUCE || d.kind == JCCL_DIRECT_REDUCE || d.kind == JCCL_DIRECT_BROADCAST ? 1
+            : d.kind == JCCL_DIRECT_ALL_TO_ALL ? n * n : n;
+    bool reduces = d.kind == JCCL_DIRECT_ALL_REDUCE || d.kind == JCCL_DIRECT_REDUCE || d.kind == JCCL_DIRECT_REDUCE_SCATTER;
+    uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    uint64_t partBytes = d.count * sizeof(S);
+    const char* src[JCCL_DIRECT_MAX_RANKS];
+    char* dst[JCCL_DIRECT_MAX_RANKS];
+    for (uint32_t j = 0; j < parts; j++) {
+        uint32_t ns, nd;
+        if (!directPart(d, n, j, partBytes, src, &ns, dst, &nd)) return;
+        uintptr_t any = 0;
+        for (uint32_t k = 0; k < ns; k++) any |= (uintptr_t)src[k];
+        for (uint32_t k = 0; k < nd; k++) any |= (uintptr_t)dst[k];
+        uint64_t done = 0;
+        if ((any & 15) == 0) {
+            uint64_t packs = d.count / PER;
+            for (uint64_t p = tid; p < packs; p += stride) {
+                Pack acc;
+                acc.v = reinterpret_cast<const uint4*>(src[0])[p];
+                if (reduces) {
+#pragma unroll 1
+                    for (int e = 0; e < PER; e++) acc.e[e] = directFirst(o, d.redop, acc.e[e]);
+                    for (uint32_t k = 1; k < ns; k++) {
+                        Pack x;
+                        x.v = reinterpret_cast<const uint4*>(src[k])[p];
+#pragma unroll 1
+                        for (int e = 0; e < PER; e++) acc.e[e] = directFold(o, d.redop, acc.e[e], x.e[e]);
+                    }
+#pragma unroll 1
+                    for (int e = 0; e < PER; e++) acc.e[e] = directLast(o, d.redop, acc.e[e]);
+                }
+                for (uint32_t k = 0; k < nd; k++) reinterpret_cast<uint4*>(dst[k])[p] = acc.v;
+            }
+            done = packs * PER;
+        }
+        directTail<Ops>(o, d.redop, reduces, src, ns, dst, nd, done + tid, d.count, stride);
+    }
+}
+
+#define JCCL_DIRECT_KERNEL(type, Ops)                                                                 \
+    extern "C" __global__ void __launch_bounds__(JCCL_DIRECT_THREADS) jccl_direct_##type(const jccl_direct d) { \
+        runDirect<Ops>(d);                                                                            \
+    }
+
+JCCL_DIRECT_KERNEL(i8, I8Ops)
+JCCL_DIRECT_KERNEL(u8, U8Ops)
+JCCL_DIRECT_KERNEL(i32, I32Ops)
+JCCL_DIRECT_KERNEL(u32, U32Ops)
+JCCL_DIRECT_KERNEL(i64, I64Ops)
+JCCL_DIRECT_KERNEL(u64, U64Ops)
+JCCL_DIRECT_KERNEL(f16, F16Ops)
+JCCL_DIRECT_KERNEL(f32, F32Ops)
+JCCL_DIRECT_KERNEL(f64, F64Ops)
+JCCL_DIRECT_KERNEL(bf16, BF16Ops)
+JCCL_DIRECT_KERNEL(e4m3, E4M3Ops)
+JCCL_DIRECT_KERNEL(e5m2, E5M2Ops)

@@ -84,6 +84,43 @@ typedef struct jccl_batch {
     uint32_t pad;
 } jccl_batch;
 
+/* ---- the direct kernels: one call of every rank on one GPU, in one launch ---- */
+#define JCCL_DIRECT_MAX_RANKS 32     /* ranks one direct launch serves */
+#define JCCL_DIRECT_THREADS 512      /* threads per block of the direct kernels */
+/* what each rank's output holds (io.jccl.Collective): the ranks' parts are `count` elements */
+#define JCCL_DIRECT_ALL_REDUCE 0     /* out[r] = reduction of every in[k] */
+#define JCCL_DIRECT_REDUCE 1         /* out[root] = reduction of every in[k] */
+#define JCCL_DIRECT_BROADCAST 2      /* out[r] = in[root] */
+#define JCCL_DIRECT_ALL_GATHER 3     /* out[r] part k = in[k] */
+#define JCCL_DIRECT_REDUCE_SCATTER 4 /* out[r] = reduction of every in[k] part r */
+#define JCCL_DIRECT_ALL_TO_ALL 5     /* out[r] part k = in[k] part r */
+#define JCCL_DIRECT_GATHER 6         /* out[root] part k = in[k] */
+#define JCCL_DIRECT_SCATTER 7        /* out[r] = in[root] part r */
+
+/*
+ * The one parameter of the direct kernels (jccl_direct_<type>), by value: every rank's buffers.
+ * All ranks of a communicator on one GPU issued together need no FIFO: the launch's blocks read
+ * every input and write every output, each element by one thread, which reads before it writes
+ * (so in-place calls are safe). The stream order makes the inputs ready before it starts.
+ *
+ *   0                                                    8 * MAX_RANKS
+ *   +----------------------------------------------------+------------------------------+
+ *   | inputs[0 .. MAX_RANKS): device address per rank     | outputs[0 .. MAX_RANKS)      |
+ *   +-------+--------+--------+------+-------+-------+----+------------------------------+
+ *   | count | scalar | nranks | kind | redop | root  |   (544 bytes)
+ *   +-------+--------+--------+------+-------+-------+
+ */
+typedef struct jccl_direct {
+    uint64_t inputs[JCCL_DIRECT_MAX_RANKS];  /* each rank's send buffer (0 where it has none) */
+    uint64_t outputs[JCCL_DIRECT_MAX_RANKS]; /* each rank's receive buffer (0 where it has none) */
+    uint64_t count;          /* elements of one rank's part (NCCL's count) */
+    uint64_t scalar;         /* preMulSum scalar, as in jccl_work */
+    uint32_t nranks;
+    uint32_t kind;           /* JCCL_DIRECT_* */
+    uint32_t redop;          /* JCCL_OP_* */
+    uint32_t root;
+} jccl_direct;
+
 /* The descriptor of one operation of one rank. Pointers are device
  * addresses (the status word may be host memory mapped into the device). */
 typedef struct jccl_work {

@@ -571,6 +571,18 @@ public final class Communicator implements AutoCloseable {
         return new CallChoice(c.algorithm().id(), c.protocol().id(), c.channels(), c.source().name().toLowerCase(java.util.Locale.ROOT));
     }
 
+    /**
+     * How a {@link Group} in which every rank of the communicator makes this call, on buffers of
+     * its own, runs it: where all ranks share one GPU of this process, in one launch for all of them
+     * ({@code direct}: each element read from every rank's buffer and written to every rank's, no
+     * FIFO), unless JCCL_ALGO or JCCL_PROTO forces a choice; else as {@link #choiceFor}.
+     */
+    public CallChoice groupChoiceFor(Collective collective, long count, DataType type) {
+        EngineRank.Joint j = engine().joint();
+        return j != null && j.takes(collective, count) ? new CallChoice("direct", "direct", 1, "group")
+                : choiceFor(collective, count, type);
+    }
+
     /** The engine's side of {@code stream}, which the engine checks is its own. */
     private EngineStream engineStream(Stream stream) {
         return switch (stream) {
@@ -603,8 +615,9 @@ public final class Communicator implements AutoCloseable {
         return m == null ? "null" : m.isNative() ? "0x" + Long.toHexString(m.address()) : "heap";
     }
 
-    void issue(List<CollectiveArgs> collectives, List<P2pArgs> p2p, Stream stream) {
-        engine().submit(collectives, p2p, engineStream(stream));
+    /** This rank's part of a group, as its engine takes it. */
+    EngineRank.Issue issueOf(List<CollectiveArgs> collectives, List<P2pArgs> p2p, Stream stream) {
+        return new EngineRank.Issue(engine(), collectives, p2p, engineStream(stream));
     }
 
     /** Every rank gets the element-wise reduction of all ranks' {@code count} elements. */

@@ -36,9 +36,35 @@ public final class CudaGraph implements AutoCloseable {
         return new CudaGraph(CapturedGraph.capture(stream.engineStream(), calls));
     }
 
+    /**
+     * Captures into one graph the calls {@code calls} issues on {@code streams}, the streams of one
+     * GPU: the first begins the capture, the others join it and are joined back at the end. Ranks
+     * sharing the GPU, each on its own stream, whose calls are issued in one {@link Group}, are then
+     * one kernel per call in the graph (the calls of all of them in one launch). Launch it with
+     * {@link #launch(List)} on the same streams. Here the ranks of {@code comms} (all on {@code gpu}),
+     * rank r on {@code streams.get(r)}, capture 100 all-reduces in one graph:
+     *
+     * {@snippet class="io.jccl.JcclExamplesTestOnGpu" region="cuda-graph-group"}
+     */
+    public static CudaGraph capture(java.util.List<CudaStream> streams, Runnable calls) {
+        if (streams.isEmpty()) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "streams", "is empty");
+        }
+        return new CudaGraph(CapturedGraph.capture(streams.stream().map(CudaStream::engineStream).toList(), calls));
+    }
+
     /** Runs the captured calls on {@code stream}, asynchronously; its {@link CudaStream#synchronize()} reports their failures. */
     public void launch(CudaStream stream) {
         graph.launch(stream.engineStream());
+    }
+
+    /**
+     * Runs the calls captured from {@code streams} ({@link #capture(java.util.List, Runnable)}), in
+     * their order with the other work of each stream: on the first once the others' work before is
+     * done, and each stream's work after waits for it.
+     */
+    public void launch(java.util.List<CudaStream> streams) {
+        graph.launch(streams.stream().map(CudaStream::engineStream).toList());
     }
 
     /** Destroys the graph; launches in flight finish first, on the GPU. */

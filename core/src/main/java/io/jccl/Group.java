@@ -57,17 +57,23 @@ public final class Group {
         if (--s.depth > 0) {
             return;
         }
-        List<Map.Entry<Communicator, Batch>> todo = new ArrayList<>(s.batches.entrySet());
+        List<Map.Entry<Communicator, Batch>> batches = new ArrayList<>(s.batches.entrySet());
         s.batches.clear();
+        // Parts of ranks sharing a GPU may run in one launch (EngineRank.submitAll); a part that
+        // cannot be issued at all fails alone, after the others went.
+        List<io.jccl.engine.EngineRank.Issue> todo = new ArrayList<>(batches.size());
         JcclException first = null;
-        for (Map.Entry<Communicator, Batch> e : todo) {
+        for (Map.Entry<Communicator, Batch> e : batches) {
             try {
-                e.getKey().issue(e.getValue().collectives, e.getValue().p2p, e.getValue().stream);
+                todo.add(e.getKey().issueOf(e.getValue().collectives, e.getValue().p2p, e.getValue().stream));
             } catch (JcclException ex) {
-                if (first == null) {
-                    first = ex;
-                }
+                first = first == null ? ex : first;
             }
+        }
+        try {
+            io.jccl.engine.EngineRank.submitAll(todo);
+        } catch (JcclException ex) {
+            first = first == null ? ex : first;
         }
         if (first != null) {
             throw first;

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -141,6 +142,56 @@ class JcclExamplesTestOnGpu {
         }
         for (float[] o : out) {
             assertThat(o).containsOnly(3f);
+        }
+    }
+
+    @Test
+    void theRanksOfAGpuCapturedInOneGraph() {
+        CudaDevice gpu = CudaDevice.open(0);
+        int n = 1024;
+        Communicator[] comms = Communicator.initAllCuda(4, gpu, Config.fromEnvironment());
+        float[][] out = new float[4][n];
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] in = new MemorySegment[4];
+            MemorySegment[] sum = new MemorySegment[4];
+            List<CudaStream> streams = new java.util.ArrayList<>();
+            for (int r = 0; r < 4; r++) {
+                float[] values = new float[n];
+                Arrays.fill(values, r + 1);
+                in[r] = gpu.allocate(n * 4L, arena);
+                sum[r] = gpu.allocate(n * 4L, arena);
+                gpu.copyToDevice(in[r], MemorySegment.ofArray(values));
+                streams.add(new CudaStream(gpu));
+            }
+            try {
+                // @start region="cuda-graph-group"
+                CudaGraph graph = CudaGraph.capture(streams, () -> {
+                    for (int i = 0; i < 100; i++) {
+                        Group.run(() -> {                            // every rank's call: one launch
+                            for (Communicator comm : comms) {
+                                int r = comm.rank();
+                                comm.allReduce(in[r], sum[r], n, DataType.FLOAT32, RedOp.SUM, streams.get(r));
+                            }
+                        });
+                    }
+                });
+                graph.launch(streams);                               // 100 kernels, one driver call
+                // @end
+                streams.forEach(CudaStream::synchronize);
+                graph.close();
+            } finally {
+                streams.forEach(CudaStream::close);
+            }
+            for (int r = 0; r < 4; r++) {
+                gpu.copyToHost(MemorySegment.ofArray(out[r]), sum[r]);
+            }
+        } finally {
+            for (Communicator comm : comms) {
+                comm.close();
+            }
+        }
+        for (float[] o : out) {
+            assertThat(o).containsOnly(10f);
         }
     }
 }

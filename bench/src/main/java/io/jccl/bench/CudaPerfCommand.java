@@ -14,6 +14,7 @@ import io.jccl.Registration;
 import io.jccl.cuda.CudaDriver;
 import io.jccl.CudaDevice;
 import io.jccl.CudaStream;
+import io.jccl.Group;
 
 import java.io.PrintStream;
 import java.lang.foreign.Arena;
@@ -171,8 +172,9 @@ final class CudaPerfCommand {
             print.printf(Locale.ROOT, "# GPU: %s, %d multiprocessors, memory peak %.0f GB/s%n", gpu.name(), gpu.multiprocessors(),
                     gpu.memoryBandwidthGBps());
             if (o.graphs() > 0) {
-                print.printf(Locale.ROOT, "# CUDA graphs: each rank's %d calls of a size captured in one graph, launched %d"
-                        + " times a round%n", Math.max(1, o.iters()), o.graphs());
+                print.printf(Locale.ROOT, "# CUDA graphs: %s %d calls of a size captured in one graph, launched %d"
+                        + " times a round%n", comms.length > 1 && gpus.stream().map(CudaDevice::pciBusId).distinct().count() == 1
+                                ? "the ranks' (each on its stream)" : "each rank's", Math.max(1, o.iters()), o.graphs());
             }
             jitWarmUp(o, comms, send, recv, streams, print);
             print.printf(Locale.ROOT, "# %12s %12s %16s %9s %11s %11s %8s %11s %11s %11s%n", "size(B)", "count", "algo/proto",
@@ -198,9 +200,10 @@ final class CudaPerfCommand {
                 double algbw = BusBandwidth.gbps(s.bytes(), micros);
                 double busbw = algbw * BusBandwidth.factor(o.collective(), n);
                 double copyBw = BusBandwidth.gbps(s.bytes(), copyMicros);
-                CallChoice c = comms[0].choiceFor(o.collective(), s.count(), o.type());
+                CallChoice c = comms.length > 1 ? comms[0].groupChoiceFor(o.collective(), s.count(), o.type())
+                        : comms[0].choiceFor(o.collective(), s.count(), o.type());
                 print.printf(Locale.ROOT, "  %12d %12d %16s %9.2f %11.2f %11.2f %8s %11.2f %11.2f %11.2f%n", s.bytes(), s.count(),
-                        c.algorithm() + "/" + c.protocol() + "x" + c.channels(), micros, algbw, busbw, wrong, copyMicros, copyBw,
+                        c.algorithm().equals("direct") ? "direct" : c.algorithm() + "/" + c.protocol() + "x" + c.channels(), micros, algbw, busbw, wrong, copyMicros, copyBw,
                         busbw / copyBw);
             }
             for (int r = 0; r < comms.length; r++) {
@@ -312,9 +315,19 @@ final class CudaPerfCommand {
      */
     private static double graphMicros(PerfOptions o, CollectiveCall[] calls, CudaStream[] streams, Across across) {
         int perGraph = Math.max(1, o.iters());
-        io.jccl.CudaGraph[] graphs = new io.jccl.CudaGraph[calls.length];
+        // The ranks of one GPU in one graph (nccl-tests captures a graph per GPU), else one per rank.
+        boolean oneGpu = calls.length > 1 && java.util.Arrays.stream(streams).map(s -> s.device().pciBusId()).distinct().count() == 1;
+        List<CudaStream> all = List.of(streams);
+        io.jccl.CudaGraph[] graphs = new io.jccl.CudaGraph[oneGpu ? 1 : calls.length];
         try {
-            for (int r = 0; r < calls.length; r++) {
+            if (oneGpu) {
+                graphs[0] = io.jccl.CudaGraph.capture(all, () -> {
+                    for (int i = 0; i < perGraph; i++) {
+                        issueAll(calls, streams);
+                    }
+                });
+            }
+            for (int r = 0; r < calls.length && !oneGpu; r++) {
                 CollectiveCall call = calls[r];
                 CudaStream s = streams[r];
                 graphs[r] = io.jccl.CudaGraph.capture(s, () -> {
@@ -323,9 +336,7 @@ final class CudaPerfCommand {
                     }
                 });
             }
-            for (int r = 0; r < graphs.length; r++) {
-                graphs[r].launch(streams[r]); // the first launch uploads the graph: untimed
-            }
+            launchGraphs(graphs, streams, oneGpu); // the first launch uploads the graph: untimed
             syncAll(streams);
             TimingRounds rounds = new TimingRounds(o.graphs(), o.minMillis());
             double perLaunch;
@@ -333,9 +344,7 @@ final class CudaPerfCommand {
                 int n = rounds.iters();
                 long t0 = System.nanoTime();
                 for (int i = 0; i < n; i++) {
-                    for (int r = 0; r < graphs.length; r++) {
-                        graphs[r].launch(streams[r]);
-                    }
+                    launchGraphs(graphs, streams, oneGpu);
                 }
                 syncAll(streams);
                 perLaunch = (System.nanoTime() - t0) / 1e3 / n;
@@ -350,6 +359,16 @@ final class CudaPerfCommand {
                     g.close();
                 }
             }
+        }
+    }
+
+    private static void launchGraphs(io.jccl.CudaGraph[] graphs, CudaStream[] streams, boolean oneGpu) {
+        if (oneGpu) {
+            graphs[0].launch(List.of(streams));
+            return;
+        }
+        for (int r = 0; r < graphs.length; r++) {
+            graphs[r].launch(streams[r]);
         }
     }
 
@@ -499,9 +518,22 @@ final class CudaPerfCommand {
         return m;
     }
 
+    /**
+     * Every rank's call, in one group when this process drives several ranks, as nccl-tests drives a
+     * thread's GPUs (ranks sharing a GPU then run in one launch: Communicator#groupChoiceFor).
+     */
     private static void issueAll(CollectiveCall[] calls, CudaStream[] streams) {
-        for (int r = 0; r < calls.length; r++) {
-            calls[r].issue(streams[r]);
+        if (calls.length > 1) {
+            Group.start();
+        }
+        try {
+            for (int r = 0; r < calls.length; r++) {
+                calls[r].issue(streams[r]);
+            }
+        } finally {
+            if (calls.length > 1) {
+                Group.end();
+            }
         }
     }
 

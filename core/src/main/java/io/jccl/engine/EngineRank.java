@@ -9,7 +9,10 @@ import io.jccl.bootstrap.Bootstrap;
 import io.jccl.tune.Choice;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One rank of a communicator on an engine: all that {@code Communicator} asks of the host engine
@@ -94,6 +97,67 @@ public abstract class EngineRank {
     /** One collective outside a group: as {@link #submit(List, List, EngineStream)} of it alone. */
     public void submit(CollectiveArgs collective, EngineStream stream) {
         submit(List.of(collective), List.of(), stream);
+    }
+
+    /** One rank's part of a group: its collectives in order, then its sends and receives, on its stream. */
+    public record Issue(EngineRank rank, List<CollectiveArgs> collectives, List<P2pArgs> p2p, EngineStream stream) {
+    }
+
+    /**
+     * What runs one group's parts of several ranks of an engine in one go (the CUDA engine's ranks
+     * sharing a GPU: one launch for all of them).
+     */
+    public interface Joint {
+        /** Runs {@code issues} (parts of distinct ranks of this joint) together and says true, or does nothing and says false. */
+        boolean submit(List<Issue> issues);
+
+        /** Whether a group in which every rank makes this one call (on buffers of its own) runs it together. */
+        boolean takes(Collective collective, long count);
+    }
+
+    /** What can run this rank's part of a group together with other ranks' parts, or null: each rank runs its own. */
+    public Joint joint() {
+        return null;
+    }
+
+    /**
+     * Issues the parts of a group: the parts of ranks sharing a {@link #joint()} together where it
+     * takes them, every other part on its own rank. Every part is tried; the first failure is
+     * thrown after.
+     */
+    public static void submitAll(List<Issue> issues) {
+        Map<Joint, List<Issue>> byJoint = new LinkedHashMap<>();
+        List<Issue> alone = new ArrayList<>();
+        for (Issue i : issues) {
+            Joint j = i.rank().joint();
+            if (j == null) {
+                alone.add(i);
+            } else {
+                byJoint.computeIfAbsent(j, k -> new ArrayList<>()).add(i);
+            }
+        }
+        RuntimeException first = null;
+        for (Map.Entry<Joint, List<Issue>> e : byJoint.entrySet()) {
+            try {
+                if (e.getValue().size() < 2 || !e.getKey().submit(e.getValue())) {
+                    alone.addAll(e.getValue());
+                }
+            } catch (RuntimeException ex) {
+                first = ex;
+            }
+        }
+        for (Issue i : alone) {
+            try {
+                i.rank().submit(i.collectives(), i.p2p(), i.stream());
+            } catch (RuntimeException ex) {
+                if (first == null) {
+                    first = ex;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 
     /** Registers a user buffer (ncclCommRegister): checked once, later calls inside it skip the check. */

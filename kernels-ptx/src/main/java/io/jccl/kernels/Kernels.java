@@ -40,8 +40,11 @@ public final class Kernels {
     public static final List<String> TYPES = List.of("i8", "u8", "i32", "u32", "i64", "u64", "f16", "f32", "f64",
             "bf16", "e4m3", "e5m2");
 
-    /** The parameters of every entry, in order: the batch of work descriptors, by value. */
+    /** The parameters of every executor entry, in order: the batch of work descriptors, by value. */
     public static final List<MemoryLayout> PARAMETERS = List.of(WorkLayout.BATCH);
+
+    /** The parameters of every direct entry: every rank's buffers, by value. */
+    public static final List<MemoryLayout> DIRECT_PARAMETERS = List.of(WorkLayout.DIRECT);
 
     /** Threads per block: at most this many (the kernels' {@code __launch_bounds__}), a multiple of 32. */
     public static final int MAX_THREADS = 640;
@@ -49,6 +52,15 @@ public final class Kernels {
     /** The entry point of a protocol ({@code JCCL_PROTO_*}) and a type (index into {@link #TYPES}). */
     public static String entry(int protocol, int type) {
         return "jccl_" + PROTOCOLS.get(protocol) + "_" + TYPES.get(type);
+    }
+
+    /**
+     * The direct kernel of a type (index into {@link #TYPES}), {@code jccl_direct_<type>}: one call
+     * of every rank of a GPU in one launch, its one parameter a {@link WorkLayout#DIRECT jccl_direct}
+     * by value, {@link WorkLayout#DIRECT_THREADS} threads per block.
+     */
+    public static String directEntry(int type) {
+        return "jccl_direct_" + TYPES.get(type);
     }
 
     /** The index of a type name in {@link #TYPES}. */
@@ -60,13 +72,16 @@ public final class Kernels {
         return i;
     }
 
-    /** Every entry point, protocol-major. */
+    /** Every entry point: the executors protocol-major, then the direct kernels. */
     public static List<String> entries() {
         List<String> all = new ArrayList<>();
         for (int p = 0; p < PROTOCOLS.size(); p++) {
             for (int t = 0; t < TYPES.size(); t++) {
                 all.add(entry(p, t));
             }
+        }
+        for (int t = 0; t < TYPES.size(); t++) {
+            all.add(directEntry(t));
         }
         return List.copyOf(all);
     }

@@ -79,6 +79,18 @@ public final class WorkLayout {
     public static final int STATUS_ABORTED = 3;
     public static final int STATUS_BAD_WORK = 4;
 
+    // ---- the direct kernels: every rank of a GPU in one launch ----
+    public static final int DIRECT_MAX_RANKS = 32;
+    public static final int DIRECT_THREADS = 512;
+    public static final int DIRECT_ALL_REDUCE = 0;
+    public static final int DIRECT_REDUCE = 1;
+    public static final int DIRECT_BROADCAST = 2;
+    public static final int DIRECT_ALL_GATHER = 3;
+    public static final int DIRECT_REDUCE_SCATTER = 4;
+    public static final int DIRECT_ALL_TO_ALL = 5;
+    public static final int DIRECT_GATHER = 6;
+    public static final int DIRECT_SCATTER = 7;
+
     /** {@code jccl_batch}: every kernel's one parameter, by value: the operations of the launch, in order. */
     public static final StructLayout BATCH = MemoryLayout.structLayout(
             MemoryLayout.sequenceLayout(MAX_BATCH, JAVA_LONG).withName("works"),
@@ -158,8 +170,20 @@ public final class WorkLayout {
             JAVA_LONG.withName("got"),
             JAVA_LONG.withName("expected")).withName("jccl_status");
 
+    /** {@code jccl_direct}: the one parameter of the direct kernels, by value: every rank's buffers. */
+    public static final StructLayout DIRECT = MemoryLayout.structLayout(
+            MemoryLayout.sequenceLayout(DIRECT_MAX_RANKS, JAVA_LONG).withName("inputs"),
+            MemoryLayout.sequenceLayout(DIRECT_MAX_RANKS, JAVA_LONG).withName("outputs"),
+            JAVA_LONG.withName("count"),
+            JAVA_LONG.withName("scalar"),
+            JAVA_INT.withName("nranks"),
+            JAVA_INT.withName("kind"),
+            JAVA_INT.withName("redop"),
+            JAVA_INT.withName("root")).withName("jccl_direct");
+
     /** Every struct of the header. */
-    public static final java.util.List<StructLayout> STRUCTS = java.util.List.of(BATCH, WORK, SEGMENT, LANE_STEPS, STEP, CONN, STATUS);
+    public static final java.util.List<StructLayout> STRUCTS = java.util.List.of(BATCH, WORK, SEGMENT, LANE_STEPS, STEP, CONN, STATUS,
+            DIRECT);
 
     /** The byte offset of a member, by C name. */
     public static long offset(StructLayout s, String member) {

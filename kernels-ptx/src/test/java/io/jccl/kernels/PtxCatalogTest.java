@@ -54,11 +54,15 @@ class PtxCatalogTest {
         Map<String, Entry> found = entries(Tools.ptx());
         assertThat(found.keySet()).containsExactlyInAnyOrderElementsOf(Kernels.entries());
         List<String> expected = Kernels.PARAMETERS.stream().map(PtxCatalogTest::ptxType).toList();
+        List<String> direct = Kernels.DIRECT_PARAMETERS.stream().map(PtxCatalogTest::ptxType).toList();
         for (Map.Entry<String, Entry> e : found.entrySet()) {
-            assertThat(e.getValue().paramTypes()).as(e.getKey()).isEqualTo(expected);
-            assertThat(e.getValue().directives()).as(e.getKey()).contains(".maxntid " + Kernels.MAX_THREADS + ", 1, 1");
+            boolean isDirect = e.getKey().startsWith("jccl_direct_");
+            assertThat(e.getValue().paramTypes()).as(e.getKey()).isEqualTo(isDirect ? direct : expected);
+            assertThat(e.getValue().directives()).as(e.getKey())
+                    .contains(".maxntid " + (isDirect ? WorkLayout.DIRECT_THREADS : Kernels.MAX_THREADS) + ", 1, 1");
         }
-        assertThat(Kernels.entries()).hasSize(Kernels.PROTOCOLS.size() * Kernels.TYPES.size()).doesNotHaveDuplicates();
+        assertThat(Kernels.entries()).hasSize((Kernels.PROTOCOLS.size() + 1) * Kernels.TYPES.size()).doesNotHaveDuplicates();
+        assertThat(direct).containsExactly(".align 8 .b8[544]");
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.jccl.cuda.CudaDriver;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -36,9 +37,48 @@ public final class CapturedGraph implements AutoCloseable {
      * dropped, and the exception goes on.
      */
     public static CapturedGraph capture(GpuStream s, Runnable calls) {
+        return capture(List.of(s), calls);
+    }
+
+    /**
+     * Captures what {@code calls} issues on {@code streams} of one GPU into one graph: the first
+     * begins the capture and the others join it (each waits for an event of the first), and they
+     * are joined back before it ends. The ranks of a GPU, each on its own stream and issued in one
+     * group, are then one launch per call in the graph ({@link DirectLaunch}).
+     */
+    public static CapturedGraph capture(List<GpuStream> streams, Runnable calls) {
+        GpuStream s = streams.getFirst();
         CudaDevice device = s.device();
+        for (GpuStream o : streams) {
+            if (!o.device().pciBusId().equals(device.pciBusId())) {
+                throw JcclException.invalidArgument(JcclException.NO_RANK, "streams", "are on " + device + " and "
+                        + o.device() + "; one graph is captured from the streams of one GPU");
+            }
+        }
+        if (new java.util.HashSet<>(streams).size() != streams.size()) {
+            throw JcclException.invalidArgument(JcclException.NO_RANK, "streams", "name one stream twice");
+        }
         device.makeCurrent();
         CudaDriver.beginCapture(s.handle(), Cuda.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+        MemorySegment fork = streams.size() > 1 ? CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING) : null;
+        try {
+            if (fork != null) {
+                CudaDriver.record(fork, s.handle());
+                for (GpuStream o : streams.subList(1, streams.size())) {
+                    CudaDriver.waitEvent(o.handle(), fork);
+                }
+            }
+            return captured(streams, calls, device);
+        } finally {
+            if (fork != null) {
+                device.makeCurrent();
+                CudaDriver.destroyEvent(fork);
+            }
+        }
+    }
+
+    private static CapturedGraph captured(List<GpuStream> streams, Runnable calls, CudaDevice device) {
+        GpuStream s = streams.getFirst();
         long id;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment info = a.allocate(CudaDriver.CAPTURE_INFO);
@@ -48,6 +88,8 @@ public final class CapturedGraph implements AutoCloseable {
         MemorySegment graph;
         try {
             calls.run();
+            device.makeCurrent();
+            join(streams, s);
         } catch (RuntimeException | Error e) {
             device.makeCurrent();
             try {
@@ -78,6 +120,52 @@ public final class CapturedGraph implements AutoCloseable {
             throw e;
         }
     }
+
+    /** Makes {@code to} wait for everything issued so far on the other {@code streams}. */
+    private static void join(List<GpuStream> streams, GpuStream to) {
+        for (GpuStream o : streams) {
+            if (o != to) {
+                MemorySegment e = CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING);
+                try {
+                    CudaDriver.record(e, o.handle());
+                    CudaDriver.waitEvent(to.handle(), e);
+                } finally {
+                    CudaDriver.destroyEvent(e);
+                }
+            }
+        }
+    }
+
+    /**
+     * Launches the graph of several streams' calls: on the first of {@code streams} once the others'
+     * work before it is done, and the others' work after waits for it, as if each had issued its calls.
+     */
+    public synchronized void launch(List<GpuStream> streams) {
+        if (streams.size() == 1) {
+            launch(streams.getFirst());
+            return;
+        }
+        GpuStream first = streams.getFirst();
+        device.makeCurrent();
+        while (events.size() < streams.size()) {
+            events.add(CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING));
+        }
+        for (int i = 1; i < streams.size(); i++) {
+            CudaDriver.record(events.get(i), streams.get(i).handle());
+            CudaDriver.waitEvent(first.handle(), events.get(i));
+        }
+        launch(first);
+        CudaDriver.record(events.getFirst(), first.handle());
+        for (GpuStream o : streams.subList(1, streams.size())) {
+            CudaDriver.waitEvent(o.handle(), events.getFirst());
+            for (CudaComm c : comms) {
+                o.launchedBy(c);
+            }
+        }
+    }
+
+    /** Events of {@link #launch(List)}: after the launch, then one per other stream. */
+    private final List<MemorySegment> events = new java.util.ArrayList<>();
 
     /** Launches the graph on {@code s} (asynchronously, as the captured calls were issued). */
     public synchronized void launch(GpuStream s) {
@@ -111,6 +199,7 @@ public final class CapturedGraph implements AutoCloseable {
         }
         closed = true;
         device.makeCurrent();
+        events.forEach(CudaDriver::destroyEvent);
         CudaDriver.destroyGraphExec(exec);
         CudaDriver.destroyGraph(graph);
     }

@@ -62,7 +62,9 @@ public final class CudaComm extends EngineRank {
     /** The launch's kernel parameter (a jccl_batch by value) and the pointer array to it: the driver copies both at launch. */
     private final MemorySegment batchArg;
     private final MemorySegment launchParams;
+    /** The event after this rank's last launch: its own, or the direct launch's it took part in. */
     private MemorySegment lastEvent;
+    private MemorySegment ownEvent;
     private GpuStream lastStream;
     /** The stream this rank last launched on (claimed for it in the domain). */
     private volatile GpuStream claimed;
@@ -368,6 +370,31 @@ public final class CudaComm extends EngineRank {
 
     /** {@code collectives} in order, or the one {@code single} (then {@code collectives} is null), then {@code p2p}. */
     private void submit(List<CollectiveArgs> collectives, CollectiveArgs single, List<P2pArgs> p2p, EngineStream stream) {
+        GpuStream s = checkedStream(stream, collectives, single, p2p);
+        synchronized (this) {
+            gpu.device.makeCurrent();
+            releaseHeld();
+            long captureId = captureId(s);
+            // In a capture, the allocations and uploads of a first call of its shape must not
+            // invalidate it (the caller's capture mode may forbid them): relaxed for this call.
+            int mode = captureId != 0 ? CudaDriver.exchangeCaptureMode(Cuda.CU_STREAM_CAPTURE_MODE_RELAXED) : -1;
+            capturing = captureId != 0;
+            try {
+                launchAll(collectives, single, p2p, s, captureId);
+            } finally {
+                capturing = false;
+                if (mode >= 0) {
+                    CudaDriver.exchangeCaptureMode(mode);
+                }
+            }
+        }
+    }
+
+    /**
+     * The GPU stream of a call of this rank, checked with the call's buffers ({@code collectives},
+     * or the one {@code single}, and {@code p2p}) and claimed for this rank; throws naming what is wrong.
+     */
+    GpuStream checkedStream(EngineStream stream, List<CollectiveArgs> collectives, CollectiveArgs single, List<P2pArgs> p2p) {
         GpuStream s = gpuStream(stream);
         checkUsable();
         if (!s.device().pciBusId().equals(gpu.device.pciBusId())) {
@@ -390,23 +417,13 @@ public final class CudaComm extends EngineRank {
             domain.claimStream(s, rank);
             claimed = s;
         }
-        synchronized (this) {
-            gpu.device.makeCurrent();
-            releaseHeld();
-            long captureId = captureId(s);
-            // In a capture, the allocations and uploads of a first call of its shape must not
-            // invalidate it (the caller's capture mode may forbid them): relaxed for this call.
-            int mode = captureId != 0 ? CudaDriver.exchangeCaptureMode(Cuda.CU_STREAM_CAPTURE_MODE_RELAXED) : -1;
-            capturing = captureId != 0;
-            try {
-                launchAll(collectives, single, p2p, s, captureId);
-            } finally {
-                capturing = false;
-                if (mode >= 0) {
-                    CudaDriver.exchangeCaptureMode(mode);
-                }
-            }
-        }
+        return s;
+    }
+
+    /** The ranks of this GPU run a group's calls of all of them in one launch where they can ({@link DirectLaunch}). */
+    @Override
+    public Joint joint() {
+        return domain.direct;
     }
 
     private void requireBuffers(CollectiveArgs a) {
@@ -422,7 +439,7 @@ public final class CudaComm extends EngineRank {
      * The id of the capture sequence {@code s} is in (its launches go into a graph), or 0 when it is
      * not capturing; refused when its capture was invalidated.
      */
-    private long captureId(GpuStream s) {
+    long captureId(GpuStream s) {
         int status = CudaDriver.captureInfo(s.handle(), captureInfo);
         if (status == Cuda.CU_STREAM_CAPTURE_STATUS_NONE) {
             return 0;
@@ -629,12 +646,54 @@ public final class CudaComm extends EngineRank {
             return;
         }
         launches++;
-        if (lastEvent == null) {
-            lastEvent = CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING);
+        if (ownEvent == null) {
+            ownEvent = CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING);
         }
-        CudaDriver.record(lastEvent, s.handle());
+        CudaDriver.record(ownEvent, s.handle());
+        lastEvent = ownEvent;
         lastStream = s;
         s.launchedBy(this);
+    }
+
+    /**
+     * Before a direct launch on {@code on} that serves this rank's call on {@code own}: {@code on}
+     * waits for this rank's previous launch where it went on another stream ({@code own}'s order
+     * the direct launch waits for anyway).
+     */
+    void orderBeforeDirect(GpuStream on, GpuStream own, long captureId) {
+        if (captureId == 0 && lastStream != null && lastStream != own) {
+            CudaDriver.waitEvent(on.handle(), lastEvent);
+        } else if (captureId != 0 && captureStream != null && captureStream != own && hold != null
+                && hold.captureId == captureId) {
+            CudaDriver.waitEvent(on.handle(), captureEvent);
+        }
+    }
+
+    /**
+     * After a direct launch served this rank's call on {@code own} (which waits for {@code done},
+     * recorded after it): the call counts as this rank's launch, in its order.
+     */
+    void launchedDirect(GpuStream own, long captureId, MemorySegment done) {
+        if (captureId != 0) {
+            if (hold == null || hold.captureId != captureId) {
+                hold = GraphHolds.create(this, captureId, captureInfo.get(ValueLayout.ADDRESS, 16));
+            }
+            if (captureEvent == null) {
+                captureEvent = CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING);
+            }
+            CudaDriver.record(captureEvent, own.handle());
+            captureStream = own;
+            return;
+        }
+        launches++;
+        lastEvent = done;
+        lastStream = own;
+        own.launchedBy(this);
+    }
+
+    /** A direct launch serving this rank failed: the rank refuses work from now on. */
+    void failedDirect(JcclException e) {
+        failure = e;
     }
 
     /** The driver destroyed a graph holding this rank's descriptors (called on a driver thread). */
@@ -643,7 +702,7 @@ public final class CudaComm extends EngineRank {
     }
 
     /** Lets the descriptors of destroyed graphs be reused. */
-    private void releaseHeld() {
+    void releaseHeld() {
         for (GraphHolds.Hold h; (h = released.poll()) != null; ) {
             h.descriptors.forEach(descriptors::release);
             if (hold == h) {
@@ -875,7 +934,9 @@ public final class CudaComm extends EngineRank {
         gpu.device.makeCurrent();
         if (lastEvent != null) {
             CudaDriver.synchronizeEvent(lastEvent);
-            CudaDriver.destroyEvent(lastEvent);
+        }
+        if (ownEvent != null) {
+            CudaDriver.destroyEvent(ownEvent);
         }
         if (captureEvent != null) {
             CudaDriver.destroyEvent(captureEvent);

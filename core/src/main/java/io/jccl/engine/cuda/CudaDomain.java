@@ -55,6 +55,8 @@ final class CudaDomain {
     /** Which ranks are in this process. */
     private final boolean[] local;
     private volatile boolean aborted;
+    /** One launch for a group's call of all ranks, where they are all on one GPU of this process; else null. */
+    final DirectLaunch direct;
     /** Why the socket transport failed (a peer lost, a bad frame), or null. */
     private volatile String netFailure;
 
@@ -105,6 +107,8 @@ final class CudaDomain {
         }
         this.gpus = List.copyOf(byBusId.values());
         this.fifos = new GpuFifos(config, gpuOf, gpuIds, remote, () -> aborted);
+        boolean allLocal = java.util.stream.IntStream.range(0, nranks).allMatch(r -> local[r]);
+        this.direct = DirectLaunch.fits(nranks, allLocal, gpus.size()) ? new DirectLaunch(this, gpus.getFirst()) : null;
         this.planner = new Planner(tuner, config, localRanks(local), CudaTuning.fit(sharing, this::residentBlocks),
                 Log.of(config, Log.NO_RANK).infoLines(Config.Subsys.TUNING));
     }
@@ -278,6 +282,9 @@ final class CudaDomain {
     synchronized void leave() {
         if (--open > 0) {
             return;
+        }
+        if (direct != null) {
+            direct.close();
         }
         fifos.close();
         gpus.forEach(DomainGpu::close);

@@ -25,7 +25,7 @@ final class DomainGpu implements GpuMemory {
     private final Arena arena = Arena.ofShared();
     /** The kernels by protocol and type index, loaded on first use (read on every launch, so no lock). */
     private final AtomicReferenceArray<MemorySegment> functions =
-            new AtomicReferenceArray<>(Kernels.PROTOCOLS.size() * Kernels.TYPES.size());
+            new AtomicReferenceArray<>((Kernels.PROTOCOLS.size() + 1) * Kernels.TYPES.size()); // then the direct kernels
     private MemorySegment module;
     /** Blocks of the executor kernels this GPU keeps resident at once; 0 until first asked. */
     private volatile int residentBlocks;
@@ -92,6 +92,11 @@ final class DomainGpu implements GpuMemory {
         return f != null ? f : load(protocol, type);
     }
 
+    /** The direct kernel of a data type ({@link DirectLaunch}), the module loaded on first use. */
+    MemorySegment directFunction(int type) {
+        return load(Kernels.PROTOCOLS.size(), type);
+    }
+
     private synchronized MemorySegment load(int protocol, int type) {
         int i = protocol * Kernels.TYPES.size() + type;
         MemorySegment f = functions.get(i);
@@ -100,7 +105,8 @@ final class DomainGpu implements GpuMemory {
             if (module == null) {
                 module = CudaDriver.loadModule(arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, Kernels.ptx()));
             }
-            f = CudaDriver.function(module, Kernels.entry(protocol, type));
+            f = CudaDriver.function(module, protocol < Kernels.PROTOCOLS.size() ? Kernels.entry(protocol, type)
+                    : Kernels.directEntry(type));
             functions.set(i, f);
         }
         return f;

@@ -439,6 +439,16 @@ class CudaCollectivesTest {
     }
 
     @Test
+    void aGroupOfEveryRankOfTheGpuIsOneDirectLaunch() {
+        DirectLaunchOnGpu.everyCollectiveInOneLaunch(gpu, 8, null);
+    }
+
+    @Test
+    void groupsCapturedFromEveryRanksStreamReplayExactly() {
+        DirectLaunchOnGpu.groupsCapturedInOneGraphReplayExactly(gpu, 8, 100_000, 100, null);
+    }
+
+    @Test
     void sendRecvRingInOneGroupMovesEveryRanksBytes() {
         int n = 4;
         Communicator[] comms = Communicator.initAllCuda(n, gpu, Config.defaults());

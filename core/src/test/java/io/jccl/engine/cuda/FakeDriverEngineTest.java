@@ -108,6 +108,28 @@ class FakeDriverEngineTest {
         CudaGraphsOnGpu.capturedCollectivesReplayExactly(CudaDevice.open(0), 3, 1000, 100);
     }
 
+    /** The fake's count of direct kernels run (jccl_fake_direct_launches). */
+    private static long directLaunches() {
+        try {
+            java.lang.foreign.SymbolLookup lib = java.lang.foreign.SymbolLookup.libraryLookup(library, java.lang.foreign.Arena.global());
+            return (long) java.lang.foreign.Linker.nativeLinker().downcallHandle(lib.find("jccl_fake_direct_launches").orElseThrow(),
+                    java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.JAVA_LONG)).invokeExact();
+        } catch (Throwable t) {
+            throw new AssertionError(t);
+        }
+    }
+
+    @Test
+    void aGroupOfEveryRankOfAGpuIsOneDirectLaunch() {
+        DirectLaunchOnGpu.everyCollectiveInOneLaunch(CudaDevice.open(0), 3, FakeDriverEngineTest::directLaunches);
+    }
+
+    @Test
+    void groupsCapturedFromEveryRanksStreamAreOneKernelPerCall() {
+        DirectLaunchOnGpu.groupsCapturedInOneGraphReplayExactly(CudaDevice.open(0), 3, 1000, 100,
+                FakeDriverEngineTest::directLaunches);
+    }
+
     @Test
     void whatCannotBeCapturedIsRefusedWithTheReason() {
         CudaGraphsOnGpu.whatCannotBeCapturedIsRefusedWithTheReason(CudaDevice.open(0));

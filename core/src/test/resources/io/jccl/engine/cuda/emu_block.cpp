@@ -7,6 +7,7 @@
 #include "jccl_emulation.h"
 #include "jccl_work.h"
 #include "emu_block.h"
+#include <functional>
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 thread_local emu_dim3 threadIdx;
 thread_local emu_dim3 blockIdx;
 thread_local emu_dim3 blockDim;
+thread_local emu_dim3 gridDim;
 thread_local emu_block* emuBlock;
 thread_local unsigned emuSharedCursor;
 
@@ -161,8 +163,7 @@ struct Gate {
 };
 
 struct Thread {
-    emu_kernel k;
-    jccl_batch b;
+    const std::function<void()>* body;
     emu_block* block;
     unsigned blockIndex, blocks, threads, t;
     Gate* gate;
@@ -178,15 +179,26 @@ void* run(void* x) {
     threadIdx = emu_dim3{a->t, 0, 0};
     blockIdx = emu_dim3{a->blockIndex, 0, 0};
     blockDim = emu_dim3{a->threads, 1, 1};
+    gridDim = emu_dim3{a->blocks, 1, 1};
     emuBlock = a->block;
     emuSharedCursor = 0;
     orPhase = 0;
-    a->k(a->b);
+    (*a->body)();
     return nullptr;
 }
 }  // namespace
 
 int emu_launch(emu_kernel k, const jccl_batch& batch, unsigned blocks, unsigned threads) {
+    jccl_batch b = batch;
+    return emu_run([k, b] { k(b); }, blocks, threads);
+}
+
+int emu_launch_direct(emu_direct_kernel k, const jccl_direct& direct, unsigned blocks, unsigned threads) {
+    jccl_direct d = direct;
+    return emu_run([k, d] { k(d); }, blocks, threads);
+}
+
+int emu_run(const std::function<void()>& body, unsigned blocks, unsigned threads) {
     if (threads % 32 != 0 || threads / 32 > JCCL_EMU_MAX_WARPS) return 2;
     std::vector<emu_block*> bs(blocks);
     std::vector<Thread> args((size_t)blocks * threads);
@@ -202,7 +214,7 @@ int emu_launch(emu_kernel k, const jccl_batch& batch, unsigned blocks, unsigned 
     for (unsigned b = 0; b < blocks && rc == 0; b++) {
         for (unsigned t = 0; t < threads; t++) {
             size_t i = (size_t)b * threads + t;
-            args[i] = Thread{k, batch, bs[b], b, blocks, threads, t, &gate};
+            args[i] = Thread{&body, bs[b], b, blocks, threads, t, &gate};
             pthread_attr_t attr;
             pthread_attr_init(&attr);
             pthread_attr_setstacksize(&attr, 256 * 1024);

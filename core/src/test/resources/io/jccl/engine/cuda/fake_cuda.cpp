@@ -338,6 +338,7 @@ thread_local int captureMode = MODE_GLOBAL;
 /* User objects: their counts under userLock (taken after captureLock, never before it). */
 std::mutex userLock;
 std::atomic<int> liveUserObjects{0};
+std::atomic<long> directLaunches{0};
 
 /* CUDA runs destroy callbacks on a thread of its own, never in the call that drops the last
  * reference: this stream's worker (never destroyed, as callbacks may come while the process exits). */
@@ -779,14 +780,47 @@ CUresult cuModuleLoadDataEx(void** module, const void*, unsigned, void*, void*) 
     return OK;
 }
 CUresult cuModuleUnload(void*) { return OK; }
+/* The direct kernels take a jccl_direct, the executors a jccl_batch. */
+std::mutex directLock;
+std::set<void*> directKernels;
+bool isDirect(void* f) {
+    std::lock_guard<std::mutex> g(directLock);
+    return directKernels.count(f) != 0;
+}
 CUresult cuModuleGetFunction(void** f, void*, const char* name) {
     *f = dlsym(self(), name);
+    if (*f != nullptr && strncmp(name, "jccl_direct_", 12) == 0) {
+        std::lock_guard<std::mutex> g(directLock);
+        directKernels.insert(*f);
+    }
     return *f ? OK : NOT_FOUND;
+}
+/* A direct launch: every buffer it names must be reachable from the launching GPU. */
+CUresult launchDirect(void* f, unsigned gx, void* stream, void** params) {
+    jccl_direct d = *static_cast<jccl_direct*>(params[0]);
+    if (d.nranks == 0 || d.nranks > JCCL_DIRECT_MAX_RANKS) return INVALID_VALUE;
+    for (uint32_t r = 0; r < d.nranks; r++) {
+        for (uint64_t p : {d.inputs[r], d.outputs[r]}) {
+            Range range = rangeOf((uintptr_t)p);
+            if (p != 0 && range.type == 2 /* DEVICE */ && range.device >= 0 && range.device != currentDevice
+                    && !reaches(currentDevice, range.device)) {
+                return ILLEGAL_ADDRESS;
+            }
+        }
+    }
+    emu_direct_kernel k = reinterpret_cast<emu_direct_kernel>(f);
+    static const bool skip = [] { const char* v = getenv("JCCL_FAKE_KERNELS"); return v != nullptr && strcmp(v, "skip") == 0; }();
+    if (skip) return streamOperation(stream, true, [] { directLaunches++; });
+    return streamOperation(stream, true, [k, d, gx] {
+        emu_launch_direct(k, d, gx, EMULATED_THREADS);
+        directLaunches++;
+    });
 }
 CUresult cuLaunchKernel(void* f, unsigned gx, unsigned, unsigned, unsigned bx, unsigned, unsigned, unsigned, void* stream,
                         void** params, void**) {
     if (f == nullptr || params == nullptr || bx % 32 != 0 || bx > JCCL_MAX_THREADS) return INVALID_VALUE;
     if (stream != nullptr && static_cast<Stream*>(stream)->device != currentDevice) return INVALID_HANDLE;
+    if (isDirect(f)) return launchDirect(f, gx, stream, params);
     jccl_batch batch = *static_cast<jccl_batch*>(params[0]);
     CUresult reach = reachable(batch, currentDevice);
     if (reach != OK) return reach;
@@ -1120,6 +1154,8 @@ CUresult cuGraphRetainUserObject(void* graph, void* object, unsigned count, unsi
 /* Tests: user objects created whose destroy callback has not yet run; the kernel nodes of a graph
  * (-1 for NULL); capture sequences begun and not yet ended (invalidated ones included). */
 int jccl_fake_live_user_objects(void) { return liveUserObjects.load(); }
+/* Direct kernels run so far, eager or replayed from a graph (each serves every rank of a GPU). */
+long jccl_fake_direct_launches(void) { return directLaunches.load(); }
 int jccl_fake_graph_kernel_nodes(void* graph) {
     if (graph == nullptr) return -1;
     std::lock_guard<std::mutex> g(captureLock);

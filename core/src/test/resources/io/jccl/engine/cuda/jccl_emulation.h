@@ -30,6 +30,7 @@ struct emu_dim3 {
 extern thread_local emu_dim3 threadIdx;
 extern thread_local emu_dim3 blockIdx;
 extern thread_local emu_dim3 blockDim;
+extern thread_local emu_dim3 gridDim;
 
 /* What the threads of one block share: its __shared__ variables, its barriers, the warps' exchange. */
 #define JCCL_EMU_MAX_WARPS 20
