@@ -3,10 +3,12 @@
 # The GPU checks of docs/gpu.md, from a folder made by bundle.sh, on a machine with a GPU:
 # the GPU tests (CudaCollectivesTest; CudaMultiGpuTest, which skips on one GPU), compute-sanitizer's memcheck and racecheck on a short
 # sweep, and the perf sweeps of the table in docs/gpu.md. Logs go to $OUT (default ./out).
-#   ./checks.sh [tests|sanitizer|perf|procs|graphs]...     (default: the first three)
+#   ./checks.sh [tests|sanitizer|perf|procs|graphs|table]...     (default: the first three)
 # procs: the all-reduce sweep with one rank per process (CUDA IPC, pinned host memory, the socket proxy).
 # graphs: 8 B and 128 MiB all-reduces of 2 and 8 ranks, eager against CUDA graphs (-G), three rounds
 # alternated; with OLD=DIR (the lib/ of an older bundle) its eager rows are alternated in as well.
+# table: the tuning table of this GPU (docs/gpu.md "A tuning table measured on the GPU"): each algorithm
+# and protocol forced, all-reduce of 2, 4 and 8 ranks, into $out/table-<ranks>.json (merged by hand).
 # QUICK=1: the sanitizers run on the tuner's choices, eager and in graphs, not on each algorithm forced.
 # TESTS_TIMEOUT: seconds the GPU tests may take (default 600); at the limit their JVM's stacks go to
 # tests.log (SIGQUIT), and a test that started and never finished is named.
@@ -48,8 +50,13 @@ sanitizer() {
         # Each algorithm's kernels forced (the tuner above picks the butterfly up to 2 MiB): the tree's
         # and the split tree's (two teams of a block on named barriers) middle ranks need 4; the
         # butterfly on 3 ranks folds one into another (scratch, docs/gpu.md "Scratch").
-        # QUICK=1: the tuner's choices only
-        [[ -n "${QUICK:-}" ]] && continue
+        # QUICK=1: the tuner's choices (the direct kernel: the ranks are issued in one group) and the ring's kernels
+        if [[ -n "${QUICK:-}" ]]; then
+            JCCL_ALGO=ring timeout 300 compute-sanitizer --tool $tool "${perf_cmd[@]}" allreduce --engine cuda -t 2 \
+                -b 8 -e 4M -f 64 -n 2 -w 1 --min-time 0 --jit_warmup 0 > "$out/$tool-ring.log" 2>&1 || true
+            echo "$tool (ring, 2 ranks): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool-ring.log")"
+            continue
+        fi
         for a in ring:2 tree:4 splittree:4 butterfly:3; do
             JCCL_ALGO=${a%:*} timeout 300 compute-sanitizer --tool $tool "${perf_cmd[@]}" allreduce --engine cuda -t ${a#*:} \
                 -b 8 -e 4M -f 64 -n 2 -w 1 --min-time 0 --jit_warmup 0 > "$out/$tool-${a%:*}.log" 2>&1 || true
@@ -86,16 +93,26 @@ graphs() {
     for round in 1 2 3; do
         for t in 2 8; do
             echo "## round $round, $t ranks, eager" >> "$out/graphs.log"
-            perf allreduce --engine cuda -t $t -b 8 -e 128M -f 4096 >> "$out/graphs.log" 2>&1
+            perf allreduce --engine cuda -t $t -b 8 -e 128M -f ${GRAPH_STEP:-4096} >> "$out/graphs.log" 2>&1
             echo "## round $round, $t ranks, CUDA graphs" >> "$out/graphs.log"
-            perf allreduce --engine cuda -t $t -b 8 -e 128M -f 4096 -G 20 >> "$out/graphs.log" 2>&1
+            perf allreduce --engine cuda -t $t -b 8 -e 128M -f ${GRAPH_STEP:-4096} -G 20 >> "$out/graphs.log" 2>&1
             if [[ ${#old[@]} -gt 0 ]]; then
                 echo "## round $round, $t ranks, eager, OLD" >> "$out/graphs.log"
-                "${old[@]}" allreduce --engine cuda -t $t -b 8 -e 128M -f 4096 >> "$out/graphs.log" 2>&1
+                "${old[@]}" allreduce --engine cuda -t $t -b 8 -e 128M -f ${GRAPH_STEP:-4096} >> "$out/graphs.log" 2>&1
+                echo "## round $round, $t ranks, CUDA graphs, OLD" >> "$out/graphs.log"
+                "${old[@]}" allreduce --engine cuda -t $t -b 8 -e 128M -f ${GRAPH_STEP:-4096} -G 20 >> "$out/graphs.log" 2>&1
             fi
         done
     done
     grep -E '^##|^  +(8|32768|134217728) ' "$out/graphs.log"
+}
+
+table() {
+    for t in 2 4 8; do
+        JCCL_ALGO=ring,tree,butterfly timeout 200 "${perf_cmd[@]}" allreduce --engine cuda -t $t -b 8 -e 128M -f 4 \
+            --min-time ${TABLE_MIN_TIME:-20} --table "$out/table-$t.json" > "$out/table-$t.log" 2>&1
+        echo "table $t ranks: exit $?, $(grep -c '"us"' "$out/table-$t.json" 2>/dev/null) timings"
+    done
 }
 
 procs() {
@@ -128,6 +145,7 @@ for what in "$@"; do
         perf) sweeps ;;
         procs) procs ;;
         graphs) graphs ;;
-        *) echo "checks.sh: unknown check $what (tests, sanitizer, perf, procs, graphs)" >&2; exit 2 ;;
+        table) table ;;
+        *) echo "checks.sh: unknown check $what (tests, sanitizer, perf, procs, graphs, table)" >&2; exit 2 ;;
     esac
 done

@@ -1104,7 +1104,40 @@ __device__ void runDirect(const jccl_direct& d) {
         uint64_t done = 0;
         if ((any & 15) == 0) {
             uint64_t packs = d.count / PER;
-            for (uint64_t p = tid; p < packs; p += stride) {
+            uint64_t p = tid;
+            /* JCCL_UNROLL vectors of each source in flight per thread: one keeps the memory far from its bandwidth */
+            for (; p + (JCCL_UNROLL - 1) * stride < packs; p += JCCL_UNROLL * stride) {
+                Pack acc[JCCL_UNROLL];
+#pragma unroll
+                for (int u = 0; u < JCCL_UNROLL; u++) acc[u].v = reinterpret_cast<const uint4*>(src[0])[p + u * stride];
+                if (reduces) {
+#pragma unroll
+                    for (int u = 0; u < JCCL_UNROLL; u++) {
+#pragma unroll 1
+                        for (int e = 0; e < PER; e++) acc[u].e[e] = directFirst(o, d.redop, acc[u].e[e]);
+                    }
+                    for (uint32_t k = 1; k < ns; k++) {
+                        Pack x[JCCL_UNROLL];
+#pragma unroll
+                        for (int u = 0; u < JCCL_UNROLL; u++) x[u].v = reinterpret_cast<const uint4*>(src[k])[p + u * stride];
+#pragma unroll
+                        for (int u = 0; u < JCCL_UNROLL; u++) {
+#pragma unroll 1
+                            for (int e = 0; e < PER; e++) acc[u].e[e] = directFold(o, d.redop, acc[u].e[e], x[u].e[e]);
+                        }
+                    }
+#pragma unroll
+                    for (int u = 0; u < JCCL_UNROLL; u++) {
+#pragma unroll 1
+                        for (int e = 0; e < PER; e++) acc[u].e[e] = directLast(o, d.redop, acc[u].e[e]);
+                    }
+                }
+                for (uint32_t k = 0; k < nd; k++) {
+#pragma unroll
+                    for (int u = 0; u < JCCL_UNROLL; u++) reinterpret_cast<uint4*>(dst[k])[p + u * stride] = acc[u].v;
+                }
+            }
+            for (; p < packs; p += stride) {
                 Pack acc;
                 acc.v = reinterpret_cast<const uint4*>(src[0])[p];
                 if (reduces) {
