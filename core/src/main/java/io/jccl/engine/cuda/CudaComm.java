@@ -611,11 +611,7 @@ public final class CudaComm extends EngineRank {
      * one); a capture's first launch makes the hold of its descriptors.
      */
     private void orderAfterPrevious(GpuStream s, long captureId) {
-        if (captureId == 0 && lastStream != null && lastStream != s) {
-            CudaDriver.waitEvent(s.handle(), lastEvent);
-        } else if (captureId != 0 && captureStream != null && captureStream != s && hold.captureId == captureId) {
-            CudaDriver.waitEvent(s.handle(), captureEvent);
-        }
+        waitForPrevious(s, s, captureId);
         if (captureId != 0 && (hold == null || hold.captureId != captureId)) {
             hold = GraphHolds.create(this, captureId, captureInfo.get(ValueLayout.ADDRESS, 16));
         }
@@ -656,11 +652,11 @@ public final class CudaComm extends EngineRank {
     }
 
     /**
-     * Before a direct launch on {@code on} that serves this rank's call on {@code own}: {@code on}
-     * waits for this rank's previous launch where it went on another stream ({@code own}'s order
-     * the direct launch waits for anyway).
+     * Before a launch on {@code on} that serves this rank's call on {@code own} (the same stream, or
+     * a direct launch's): {@code on} waits for this rank's previous launch where it went on another
+     * stream than {@code own} (whose order the launch keeps anyway).
      */
-    void orderBeforeDirect(GpuStream on, GpuStream own, long captureId) {
+    void waitForPrevious(GpuStream on, GpuStream own, long captureId) {
         if (captureId == 0 && lastStream != null && lastStream != own) {
             CudaDriver.waitEvent(on.handle(), lastEvent);
         } else if (captureId != 0 && captureStream != null && captureStream != own && hold != null

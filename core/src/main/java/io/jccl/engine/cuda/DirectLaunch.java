@@ -145,7 +145,7 @@ final class DirectLaunch implements EngineRank.Joint {
                 CudaDriver.record(ready[r], streams[r].handle());
                 CudaDriver.waitEvent(on.handle(), ready[r]);
             }
-            comms[r].orderBeforeDirect(on, streams[r], captureId);
+            comms[r].waitForPrevious(on, streams[r], captureId);
         }
         fill(comms, calls);
         CollectiveArgs call = calls[0];
