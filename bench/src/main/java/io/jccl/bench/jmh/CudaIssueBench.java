@@ -6,6 +6,7 @@ import io.jccl.Config;
 import io.jccl.CudaDevice;
 import io.jccl.CudaStream;
 import io.jccl.DataType;
+import io.jccl.Group;
 import io.jccl.RedOp;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -50,7 +51,7 @@ public class CudaIssueBench {
     /** Calls of every rank between two synchronizations. */
     public static final int BATCH = 64;
 
-    @Param({"2"})
+    @Param({"2", "8"})
     public int ranks;
 
     @Param({"8"})
@@ -98,6 +99,25 @@ public class CudaIssueBench {
             for (int r = 0; r < ranks; r++) {
                 comms[r].allReduce(send[r], recv[r], count, DataType.FLOAT32, RedOp.SUM, streams[r]);
             }
+        }
+        for (CudaStream s : streams) {
+            s.synchronize();
+        }
+    }
+
+    /**
+     * The same calls, every rank's issued in one {@link Group} per call: one direct launch for all
+     * ranks of the GPU (docs/gpu.md, "One launch for the ranks of a GPU").
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void groupAllReduce() {
+        for (int i = 0; i < BATCH; i++) {
+            Group.start();
+            for (int r = 0; r < ranks; r++) {
+                comms[r].allReduce(send[r], recv[r], count, DataType.FLOAT32, RedOp.SUM, streams[r]);
+            }
+            Group.end();
         }
         for (CudaStream s : streams) {
             s.synchronize();

@@ -66,7 +66,7 @@ final class DirectLaunch implements EngineRank.Joint {
         params.setAtIndex(ValueLayout.ADDRESS, 0, param);
     }
 
-    /** Whether {@code comms}' ranks (all of a domain) on one GPU of this process may launch together. */
+    /** Whether the {@code nranks} ranks of a domain may launch together: all in this process ({@code allLocal}) on one GPU. */
     static boolean fits(int nranks, boolean allLocal, int gpus) {
         return allLocal && gpus == 1 && nranks >= 2 && nranks <= WorkLayout.DIRECT_MAX_RANKS;
     }
