@@ -444,6 +444,11 @@ class CudaCollectivesTest {
     }
 
     @Test
+    void aBadPartLaunchesNothingAndADirectLaunchOrdersTheRanksNextCalls() {
+        DirectLaunchOnGpu.refusalsAndOrderAroundADirectLaunch(gpu, 8, null);
+    }
+
+    @Test
     void groupsCapturedFromEveryRanksStreamReplayExactly() {
         DirectLaunchOnGpu.groupsCapturedInOneGraphReplayExactly(gpu, 8, 100_000, 100, null);
     }

@@ -246,6 +246,68 @@ final class DirectLaunchOnGpu {
     }
 
     /**
+     * A group with a bad part launches nothing and fails naming the rank and the argument; the
+     * ranks stay usable. A direct launch then orders each rank's next call on another stream, and
+     * the caller's copy on its own stream waits for it.
+     */
+    static void refusalsAndOrderAroundADirectLaunch(CudaDevice gpu, int n, LongSupplier launches) {
+        Communicator[] comms = Communicator.initAllCuda(n, gpu, Config.defaults());
+        CudaStream[] streams = new CudaStream[n];
+        CudaStream[] others = new CudaStream[n];
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] in = new MemorySegment[n];
+            MemorySegment[] mid = new MemorySegment[n];
+            MemorySegment[] out = new MemorySegment[n];
+            for (int r = 0; r < n; r++) {
+                streams[r] = new CudaStream(gpu);
+                others[r] = new CudaStream(gpu);
+                in[r] = gpu.allocate(64, arena);
+                mid[r] = gpu.allocate(64, arena);
+                out[r] = gpu.allocate(64, arena);
+                gpu.copyToDevice(in[r], MemorySegment.ofArray(new int[] {r + 1, 10 * (r + 1)}));
+            }
+            long before = launches == null ? 0 : launches.getAsLong();
+            MemorySegment hostBuffer = arena.allocate(64);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Group.run(() -> {
+                for (int r = 0; r < n; r++) {
+                    comms[r].allReduce(r == n - 1 ? hostBuffer : in[r], mid[r], 2, DataType.INT32, RedOp.SUM, streams[r]);
+                }
+            })).isInstanceOf(io.jccl.JcclException.class).hasMessageContaining("rank " + (n - 1)).hasMessageContaining("sendbuff");
+            for (CudaStream s : streams) {
+                s.synchronize();
+            }
+            if (launches != null) {
+                assertThat(launches.getAsLong() - before).as("nothing launched for a group with a bad part").isZero();
+            }
+            // The direct launch on `streams`, then each rank alone on `others`, reading its output.
+            Group.run(() -> {
+                for (int r = 0; r < n; r++) {
+                    comms[r].allReduce(in[r], mid[r], 2, DataType.INT32, RedOp.SUM, streams[r]);
+                }
+            });
+            for (int r = 0; r < n; r++) {
+                comms[r].allReduce(mid[r], out[r], 2, DataType.INT32, RedOp.SUM, others[r]);
+            }
+            int[] got = new int[2];
+            int sum = n * (n + 1) / 2;
+            for (int r = 0; r < n; r++) {
+                others[r].synchronize();
+                gpu.copyToHost(MemorySegment.ofArray(got), out[r]);
+                assertThat(got).as("rank " + r).containsExactly(n * sum, n * 10 * sum);
+            }
+        } finally {
+            for (int r = 0; r < n; r++) {
+                comms[r].close();
+                for (CudaStream s : new CudaStream[] {streams[r], others[r]}) {
+                    if (s != null) {
+                        s.close();
+                    }
+                }
+            }
+        }
+    }
+
+    /**
      * The ranks' streams captured in one graph ({@link CudaGraph#capture(List, Runnable)}), 10
      * all-reduces of all ranks issued in groups: 10 direct kernels a replay where {@code launches}
      * counts them (null on a GPU), replayed {@code replays} times with new inputs, every output bitwise.

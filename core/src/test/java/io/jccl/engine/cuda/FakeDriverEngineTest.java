@@ -125,6 +125,11 @@ class FakeDriverEngineTest {
     }
 
     @Test
+    void aBadPartLaunchesNothingAndADirectLaunchOrdersTheRanksNextCalls() {
+        DirectLaunchOnGpu.refusalsAndOrderAroundADirectLaunch(CudaDevice.open(0), 3, FakeDriverEngineTest::directLaunches);
+    }
+
+    @Test
     void groupsCapturedFromEveryRanksStreamAreOneKernelPerCall() {
         DirectLaunchOnGpu.groupsCapturedInOneGraphReplayExactly(CudaDevice.open(0), 3, 1000, 100,
                 FakeDriverEngineTest::directLaunches);
