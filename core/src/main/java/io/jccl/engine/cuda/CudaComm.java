@@ -612,9 +612,25 @@ public final class CudaComm extends EngineRank {
      */
     private void orderAfterPrevious(GpuStream s, long captureId) {
         waitForPrevious(s, s, captureId);
-        if (captureId != 0 && (hold == null || hold.captureId != captureId)) {
+        if (captureId != 0) {
+            holdFor(captureId);
+        }
+    }
+
+    /** The hold of capture {@code captureId} (made by its first launch of this rank), which its graph keeps. */
+    private void holdFor(long captureId) {
+        if (hold == null || hold.captureId != captureId) {
             hold = GraphHolds.create(this, captureId, captureInfo.get(ValueLayout.ADDRESS, 16));
         }
+    }
+
+    /** A captured launch of this rank's went on {@code s}: its event orders the rank's next one in the capture. */
+    private void capturedOn(GpuStream s) {
+        if (captureEvent == null) {
+            captureEvent = CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING);
+        }
+        CudaDriver.record(captureEvent, s.handle());
+        captureStream = s;
     }
 
     /** Launches {@code f} with the batch argument as set, and records the event that orders what follows. */
@@ -634,11 +650,7 @@ public final class CudaComm extends EngineRank {
             throw failed;
         }
         if (captureId != 0) {
-            if (captureEvent == null) {
-                captureEvent = CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING);
-            }
-            CudaDriver.record(captureEvent, s.handle());
-            captureStream = s;
+            capturedOn(s);
             return;
         }
         launches++;
@@ -671,14 +683,8 @@ public final class CudaComm extends EngineRank {
      */
     void launchedDirect(GpuStream own, long captureId, MemorySegment done) {
         if (captureId != 0) {
-            if (hold == null || hold.captureId != captureId) {
-                hold = GraphHolds.create(this, captureId, captureInfo.get(ValueLayout.ADDRESS, 16));
-            }
-            if (captureEvent == null) {
-                captureEvent = CudaDriver.createEvent(Cuda.CU_EVENT_DISABLE_TIMING);
-            }
-            CudaDriver.record(captureEvent, own.handle());
-            captureStream = own;
+            holdFor(captureId);
+            capturedOn(own);
             return;
         }
         launches++;
