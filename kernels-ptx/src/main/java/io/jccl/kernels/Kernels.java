@@ -12,7 +12,8 @@ import java.util.List;
  * The executor kernels of the PTX resource: one entry per (protocol, data type), named
  * {@code jccl_<protocol>_<type>}, each taking one parameter by value, a
  * {@link WorkLayout#BATCH jccl_batch}: the device addresses of the {@link WorkLayout#WORK jccl_work}
- * descriptors of the operations the launch runs. The PTX is built for {@link #VIRTUAL_ARCH} by
+ * descriptors of the operations the launch runs; and one direct kernel per data type
+ * ({@link #directEntry}), which runs one call of every rank of a GPU in one launch. The PTX is built for {@link #VIRTUAL_ARCH} by
  * {@code kernels-ptx/build-ptx.sh}; the driver compiles it for the GPU at load time.
  *
  * <pre>{@code
