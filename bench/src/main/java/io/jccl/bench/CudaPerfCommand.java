@@ -336,7 +336,7 @@ final class CudaPerfCommand {
                     }
                 });
             }
-            launchGraphs(graphs, streams, oneGpu); // the first launch uploads the graph: untimed
+            launchGraphs(graphs, streams, oneGpu ? all : null); // the first launch uploads the graph: untimed
             syncAll(streams);
             TimingRounds rounds = new TimingRounds(o.graphs(), o.minMillis());
             double perLaunch;
@@ -344,7 +344,7 @@ final class CudaPerfCommand {
                 int n = rounds.iters();
                 long t0 = System.nanoTime();
                 for (int i = 0; i < n; i++) {
-                    launchGraphs(graphs, streams, oneGpu);
+                    launchGraphs(graphs, streams, oneGpu ? all : null);
                 }
                 syncAll(streams);
                 perLaunch = (System.nanoTime() - t0) / 1e3 / n;
@@ -362,9 +362,10 @@ final class CudaPerfCommand {
         }
     }
 
-    private static void launchGraphs(io.jccl.CudaGraph[] graphs, CudaStream[] streams, boolean oneGpu) {
-        if (oneGpu) {
-            graphs[0].launch(List.of(streams));
+    /** The one graph of the ranks' streams ({@code all}), or each rank's own graph ({@code all} null). */
+    private static void launchGraphs(io.jccl.CudaGraph[] graphs, CudaStream[] streams, List<CudaStream> all) {
+        if (all != null) {
+            graphs[0].launch(all);
             return;
         }
         for (int r = 0; r < graphs.length; r++) {
