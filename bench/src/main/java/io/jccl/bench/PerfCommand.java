@@ -348,17 +348,20 @@ public final class PerfCommand {
             small.add(sizes.getFirst());
         }
         int perSize = Math.max(1, options.jitWarmup() / small.size());
-        warmUpRound(comm, stream, small, perSize / 2 + 1, sendBuf, recvBuf);
+        warmUpRound(comm, stream, small, perSize / 2 + 1, WARMUP_FORM_NANOS, sendBuf, recvBuf, sync);
         if (sync.crossProcess() && options.jitWarmup() > 0) {
             // Each JVM compiles the same code at once, on the cores its ranks spin on, and C2 was
             // still at work when the sweep began (its first row 10-100x slow, 8 B on 2 cores;
-            // C1 alone showed none of it). So rounds go on until one compiled nothing anywhere.
+            // C1 alone showed none of it). So rounds go on until one compiled nothing anywhere,
+            // or the settling has taken SETTLE_NANOS on some rank (slow links: calls of 100 ms).
             java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
             if (jit != null && jit.isCompilationTimeMonitoringSupported()) {
+                long settleStart = System.nanoTime();
                 for (int round = 0; round < MAX_SETTLE_ROUNDS; round++) {
                     long before = jit.getTotalCompilationTime();
-                    warmUpRound(comm, stream, small, SETTLE_CALLS, sendBuf, recvBuf);
-                    if (sync.sum(jit.getTotalCompilationTime() - before) == 0) {
+                    warmUpRound(comm, stream, small, SETTLE_CALLS, SETTLE_FORM_NANOS, sendBuf, recvBuf, sync);
+                    if (sync.sum(jit.getTotalCompilationTime() - before) == 0
+                            || sync.sum(System.nanoTime() - settleStart > SETTLE_NANOS ? 1 : 0) > 0) {
                         break;
                     }
                 }
@@ -367,23 +370,48 @@ public final class PerfCommand {
         sync.await();
     }
 
+    /**
+     * How long one size and form of the JIT warm-up may run: at 200 Mbit/s a 1 MiB call takes
+     * some 100 ms, and 50 000 calls spread over the sizes would take hours.
+     */
+    static final long WARMUP_FORM_NANOS = 1_000_000_000L;
+    /** The same for one size and form of a settling round, and for all the settling rounds. */
+    static final long SETTLE_FORM_NANOS = 100_000_000L;
+    static final long SETTLE_NANOS = 10_000_000_000L;
+
     /** Most extra warm-up rounds across processes, and each one's calls per size and form. */
     static final int MAX_SETTLE_ROUNDS = 50;
     static final int SETTLE_CALLS = 4 * SYNC_EVERY;
 
-    private void warmUpRound(Communicator comm, HostStream stream, List<PerfSizes> small, int calls, MemorySegment sendBuf,
-                             MemorySegment recvBuf) {
+    /**
+     * {@code calls} calls of each size and form, or fewer where they would take more than {@code
+     * budgetNanos}: batches of growing size, after each of which rank 0 decides the next from the
+     * time so far, so that every rank makes as many calls (each is a collective).
+     */
+    private void warmUpRound(Communicator comm, HostStream stream, List<PerfSizes> small, int calls, long budgetNanos,
+                             MemorySegment sendBuf, MemorySegment recvBuf, Sync sync) throws Aborted {
         for (PerfSizes size : small) {
             for (boolean inPlace : CollectiveCall.hasInPlace(size.collective()) ? new boolean[] {false, true}
                     : new boolean[] {false}) {
                 CollectiveCall call = CollectiveCall.of(comm, size, options.op(), options.root(), inPlace, sendBuf, recvBuf);
-                for (int i = 0; i < calls; i++) {
-                    call.issue(stream);
-                    if (i % SYNC_EVERY == SYNC_EVERY - 1) {
-                        stream.synchronize();
+                long t0 = System.nanoTime();
+                int done = 0;
+                for (int batch = 1; batch > 0; ) {
+                    for (int i = 0; i < batch; i++) {
+                        call.issue(stream);
+                        if (i % SYNC_EVERY == SYNC_EVERY - 1) {
+                            stream.synchronize();
+                        }
                     }
+                    stream.synchronize();
+                    done += batch;
+                    if (comm.rank() == 0) {
+                        long elapsed = System.nanoTime() - t0;
+                        long fit = (long) ((budgetNanos - elapsed) / (elapsed / (double) done));
+                        timedIters = (int) Math.max(0, Math.min(Math.min(calls - done, 2L * batch), fit));
+                    }
+                    batch = sync.shareIters(comm.rank() == 0 ? timedIters : 0);
                 }
-                stream.synchronize();
             }
         }
     }

@@ -92,8 +92,9 @@ public record PerfOptions(Collective collective, int ranks, int processes, long 
                                      if needed, the same number on every rank, and again until two
                                      such rounds agree within 10% (at most 6; the last is reported)
                                      (default 100; 0: one round of exactly -n)
-                  --jit_warmup N     calls at the smallest size before the sweep, so that timing starts
-                                     on compiled code (default 50000)
+                  --jit_warmup N     calls spread over sizes from 8 B to 1 MiB before the sweep, so that
+                                     timing starts on compiled code, at most 1 s per size and form
+                                     (default 50000)
                   --csv              print the table as comma-separated values
                   --plot FILE.svg    also sweep every algorithm/protocol JCCL_ALGO and JCCL_PROTO allow,
                                      each forced, and draw busbw against size, one line each and one

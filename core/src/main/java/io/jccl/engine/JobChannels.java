@@ -26,7 +26,8 @@ import java.util.function.Function;
 /**
  * The channels a communicator plans on, made at init as NCCL's connect step makes them: each node
  * offers the graphs its graph file holds ({@code JCCL_GRAPH_FILE}) or its topology file's search
- * found ({@code JCCL_TOPO_FILE}, its ranks standing for the file's GPUs in rank order), every
+ * found ({@code JCCL_TOPO_FILE}: on the CUDA engine each rank stands for the file's GPU of its
+ * device's PCI bus id, else the file's GPUs stand for the ranks in rank order), every
  * rank gathers every node's offer, and the nodes are joined
  * ({@link Layout#connect}). A node without a file, in a job of several nodes, lays its ranks out
  * as {@link NodeGraphs#ofRanks} does (each rank a way out of the node); a job on one node without
@@ -98,7 +99,11 @@ public final class JobChannels {
         }
         String file = config.topoFile().get();
         try {
-            TopoSystem system = TopoSystem.load(Path.of(file));
+            XmlElement xml = XmlElement.read(Path.of(file));
+            if (gpus != null) {
+                matchFileGpus(config, hosts, rank, gpus, xml);
+            }
+            TopoSystem system = TopoSystem.fromXml(xml);
             config.topoDumpFile().ifPresent(f -> system.dump(Path.of(f)));
             return NodeGraphs.search(system, local, hosts.servers() > 1);
         } catch (IllegalArgumentException e) {
@@ -113,20 +118,9 @@ public final class JobChannels {
         if (local < 2 || hosts.rank(node, 0) != rank) {
             return null;
         }
-        if (gpus.busIds().size() != hosts.nranks()) {
-            throw JcclException.invalidArgument(rank, "GPU bus ids", gpus.busIds().size() + " for the " + hosts.nranks() + " ranks");
-        }
-        List<String> mine = new ArrayList<>(local);
-        for (int i = 0; i < local; i++) {
-            String id = gpus.busIds().get(hosts.rank(node, i));
-            if (id == null) {
-                return null;
-            }
-            try {
-                mine.add(io.jccl.cuda.CudaGpuProbe.busId(id));
-            } catch (JcclException e) {
-                throw JcclException.invalidArgument(hosts.rank(node, i), "PCI bus id", "'" + id + "' of its GPU is not domain:bus:device.function");
-            }
+        List<String> mine = localBusIds(hosts, rank, gpus);
+        if (mine == null) {
+            return null;
         }
         Log log = Log.of(config, rank);
         if (new java.util.HashSet<>(mine).size() != local) {
@@ -135,24 +129,7 @@ public final class JobChannels {
             return null;
         }
         XmlElement xml = new SysfsDetector(Path.of("/"), gpus.probe()).detect();
-        List<String> missing = new ArrayList<>(mine);
-        for (XmlElement pci : xml.descendants()) {
-            if (!pci.name().equals("pci")) {
-                continue;
-            }
-            String bus = pci.attr("busid").orElse("");
-            for (XmlElement gpu : pci.children("gpu")) {
-                // Local rank i stands for the GPU of its device's bus id, as NCCL matches ranks to
-                // GPU nodes; a GPU no rank of this node uses is left out of the graph.
-                int i = mine.indexOf(bus);
-                if (i >= 0) {
-                    gpu.set("rank", i);
-                    missing.remove(bus);
-                } else {
-                    gpu.remove("rank");
-                }
-            }
-        }
+        List<String> missing = rankGpusByBusId(xml, mine);
         if (!missing.isEmpty()) {
             log.info(Config.Subsys.GRAPH, "GPUs " + missing + " are not among those the CUDA driver lists here: no topology search");
             return null;
@@ -168,6 +145,85 @@ public final class JobChannels {
             log.info(Config.Subsys.GRAPH, "the detected node has no channels: " + e.getMessage());
             return null;
         }
+    }
+
+    /**
+     * The PCI bus ids of the GPUs of the ranks of {@code rank}'s node, in local rank order, in
+     * NCCL's form; null where one is unknown.
+     */
+    private static List<String> localBusIds(ServerLayout hosts, int rank, Gpus gpus) {
+        if (gpus.busIds().size() != hosts.nranks()) {
+            throw JcclException.invalidArgument(rank, "GPU bus ids", gpus.busIds().size() + " for the " + hosts.nranks() + " ranks");
+        }
+        int node = hosts.serverOf(rank);
+        int local = hosts.localSize(node);
+        List<String> mine = new ArrayList<>(local);
+        for (int i = 0; i < local; i++) {
+            String id = gpus.busIds().get(hosts.rank(node, i));
+            if (id == null) {
+                return null;
+            }
+            try {
+                mine.add(io.jccl.cuda.CudaGpuProbe.busId(id));
+            } catch (JcclException e) {
+                throw JcclException.invalidArgument(hosts.rank(node, i), "PCI bus id", "'" + id + "' of its GPU is not domain:bus:device.function");
+            }
+        }
+        return mine;
+    }
+
+    /**
+     * Gives each GPU of {@code xml} the local rank whose GPU has its bus id ({@code mine}), as
+     * NCCL matches ranks to GPU nodes, and takes the rank from the GPUs no rank uses (left out of
+     * the graph); where {@code xml} lacks some of {@code mine}, changes nothing and returns those.
+     */
+    private static List<String> rankGpusByBusId(XmlElement xml, List<String> mine) {
+        List<XmlElement> pcis = new ArrayList<>();
+        List<String> missing = new ArrayList<>(mine);
+        for (XmlElement pci : xml.descendants()) {
+            if (pci.name().equals("pci") && !pci.children("gpu").isEmpty()) {
+                pcis.add(pci);
+                missing.remove(pci.attr("busid").orElse("").toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        if (!missing.isEmpty()) {
+            return missing;
+        }
+        for (XmlElement pci : pcis) {
+            int i = mine.indexOf(pci.attr("busid").orElse("").toLowerCase(java.util.Locale.ROOT));
+            for (XmlElement gpu : pci.children("gpu")) {
+                if (i >= 0) {
+                    gpu.set("rank", i);
+                } else {
+                    gpu.remove("rank");
+                }
+            }
+        }
+        return missing;
+    }
+
+    /**
+     * A topology file on the CUDA engine: each rank stands for the file's GPU of its device's bus
+     * id, so that a file listing GPUs in another order than the ranks' devices still routes the
+     * rings over the right links. Where the ranks share GPUs or their GPUs are not all in the file
+     * (a file written on another machine, kept as a model), its GPUs stand for the ranks in the
+     * order of their {@code rank} attributes, as without GPUs; the INFO/WARN line says which.
+     */
+    private static void matchFileGpus(Config config, ServerLayout hosts, int rank, Gpus gpus, XmlElement xml) {
+        List<String> mine = localBusIds(hosts, rank, gpus);
+        Log log = Log.of(config, rank);
+        if (mine == null || new java.util.HashSet<>(mine).size() != mine.size()) {
+            log.info(Config.Subsys.GRAPH, "JCCL_TOPO_FILE: ranks share GPUs or a bus id is unknown; the file's GPUs stand for the"
+                    + " ranks in rank order");
+            return;
+        }
+        List<String> missing = rankGpusByBusId(xml, mine);
+        if (!missing.isEmpty()) {
+            log.warn(Config.Subsys.GRAPH, "JCCL_TOPO_FILE has no GPU of bus id " + String.join(", ", missing)
+                    + " (this node's ranks' GPUs); its GPUs stand for the ranks in rank order");
+            return;
+        }
+        log.info(Config.Subsys.GRAPH, "JCCL_TOPO_FILE: ranks matched to the file's GPUs by PCI bus id " + mine);
     }
 
     /** JCCL_GRAPH_DUMP_FILE on rank 0: its node's graphs, as NCCL dumps them, whether searched or laid over the ranks. */

@@ -54,6 +54,15 @@ class GpuProbeChannelsTest {
     void ringsFollowTheNvLinksOfEachRanksGpu() {
         int[] devOf = {3, 1, 0, 2};
         NodeGraphs g = JobChannels.offered(Config.defaults(), ServerLayout.single(4), 0, ranksOn(devOf));
+        assertEveryRingHopNvLinked(g, devOf);
+        // In rank order (GPUs 3 1 0 2) two hops are PCI: not what the search takes.
+        assertThat(g.ring().channel(0).gpus()).isNotEqualTo(new int[] {0, 1, 2, 3});
+        Layout l = JobChannels.of(Config.defaults(), ServerLayout.single(4), ranksOn(devOf));
+        assertThat(l.describeRings().getFirst()).matches("Channel 00/\\d\\d : 0 [0-3] [0-3] [0-3]");
+    }
+
+    /** Every hop of every ring of {@code g} joins two NVLinked GPUs, rank r being on GPU devOf[r]. */
+    private static void assertEveryRingHopNvLinked(NodeGraphs g, int[] devOf) {
         assertThat(g).isNotNull();
         assertThat(g.ring().nChannels()).isGreaterThanOrEqualTo(1);
         for (TopoGraph.Channel c : g.ring().channels()) {
@@ -65,10 +74,28 @@ class GpuProbeChannelsTest {
                         order[i], a, order[(i + 1) % order.length], b).contains(b);
             }
         }
-        // In rank order (GPUs 3 1 0 2) two hops are PCI: not what the search takes.
-        assertThat(g.ring().channel(0).gpus()).isNotEqualTo(new int[] {0, 1, 2, 3});
-        Layout l = JobChannels.of(Config.defaults(), ServerLayout.single(4), ranksOn(devOf));
-        assertThat(l.describeRings().getFirst()).matches("Channel 00/\\d\\d : 0 [0-3] [0-3] [0-3]");
+    }
+
+    @Test
+    void aTopologyFilesGpusAreMatchedToTheRanksByBusId(@TempDir Path dir) {
+        // The file lists the four GPUs with rank attributes 0-3 in bus order; the ranks are on
+        // GPUs 3 1 0 2. In rank order the ring 0-2-1-3 of the file would run GPU 0 to GPU 1 over PCI.
+        Path file = dir.resolve("topo.xml");
+        JobChannels.offered(Config.defaults().withTopoDumpFile(file.toString()), ServerLayout.single(4), 0, ranksOn(0, 1, 2, 3));
+        Config c = Config.defaults().withTopoFile(file.toString());
+        int[] devOf = {3, 1, 0, 2};
+        assertEveryRingHopNvLinked(JobChannels.offered(c, ServerLayout.single(4), 0, ranksOn(devOf)), devOf);
+        // every rank of the node reads the file and offers the same graphs
+        assertThat(JobChannels.offered(c, ServerLayout.single(4), 2, ranksOn(devOf)).encode())
+                .isEqualTo(JobChannels.offered(c, ServerLayout.single(4), 0, ranksOn(devOf)).encode());
+        // two ranks on GPUs 2 and 0 of the four: the file's other GPUs are left out
+        NodeGraphs two = JobChannels.offered(c, ServerLayout.single(2), 0, ranksOn(2, 0));
+        assertThat(two.localRanks()).isEqualTo(2);
+        // a node whose GPUs the file lacks, or ranks sharing a GPU: the file's GPUs in rank order
+        var elsewhere = new JobChannels.Gpus(cubeRing(), List.of("0002:18:00.0", "0002:2a:00.0", "0002:3b:00.0", "0002:4c:00.0"));
+        NodeGraphs inRankOrder = JobChannels.offered(c, ServerLayout.single(4), 0);
+        assertThat(JobChannels.offered(c, ServerLayout.single(4), 0, elsewhere).encode()).isEqualTo(inRankOrder.encode());
+        assertThat(JobChannels.offered(c, ServerLayout.single(4), 0, ranksOn(0, 0, 1, 1)).encode()).isEqualTo(inRankOrder.encode());
     }
 
     @Test

@@ -166,7 +166,7 @@ public final class CudaComm extends EngineRank {
         GpuProcessFifos.Kind kind = s.p2pDisable() ? GpuProcessFifos.Kind.HOST : GpuProcessFifos.Kind.IPC;
         boolean removeStale = where.otherProcessesHere && rank == firstLocal(where.local);
         // The GPU of every rank by bus id (GpuPlacement gathered them), so that a node without a
-        // topology file is detected and its ranks matched to its GPUs.
+        // topology file is detected, and each node's ranks are matched to its GPUs (detected or the file's).
         io.jccl.topo.Layout channels = JobChannels.gather(bootstrap, config,
                 io.jccl.topo.ServerLayout.ofHosts(bootstrap.locality().hostOf()),
                 new JobChannels.Gpus(io.jccl.cuda.CudaGpuProbe.of(), java.util.Arrays.asList(where.gpus)));

@@ -76,7 +76,7 @@ final class CudaDomain {
                         JobChannels.of(config, io.jccl.topo.ServerLayout.single(devices.length), gpusOf(devices))), null, sharing);
     }
 
-    /** The ranks' GPUs by bus id, for detecting the node when there is no topology file. */
+    /** The ranks' GPUs by bus id, for detecting the node, or matching them to a topology file's GPUs. */
     static JobChannels.Gpus gpusOf(CudaDevice[] devices) {
         return new JobChannels.Gpus(io.jccl.cuda.CudaGpuProbe.of(),
                 java.util.Arrays.stream(devices).map(d -> d == null ? null : d.pciBusId()).toList());
