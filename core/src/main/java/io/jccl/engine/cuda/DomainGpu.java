@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 final class DomainGpu implements GpuMemory {
     final CudaDevice device;
     private final Arena arena = Arena.ofShared();
-    /** The kernels by protocol and type index, loaded on first use (read on every launch, so no lock). */
+    /** The kernels by protocol and type index, all loaded at construction (read on every launch, so no lock). */
     private final AtomicReferenceArray<MemorySegment> functions =
             new AtomicReferenceArray<>((Kernels.PROTOCOLS.size() + 1) * Kernels.TYPES.size()); // then the direct kernels
     private MemorySegment module;
@@ -45,6 +45,21 @@ final class DomainGpu implements GpuMemory {
         device.makeCurrent();
         this.setup = CudaDriver.createStream(io.jccl.bindings.cuda.Cuda.CU_STREAM_NON_BLOCKING);
         this.abortFlag = zeroed(64);
+        loadAll();
+    }
+
+    /**
+     * Loads every kernel before any rank of the domain can launch one, as NCCL queries each
+     * kernel at init. With the driver's lazy loading (CUDA_MODULE_LOADING=LAZY, the default since
+     * CUDA 12.2) a kernel loads when first asked for, and loading waits for the kernels running
+     * on the GPU: a rank loading its first kernel while a peer's kernel waits for it never
+     * returned (seen on an H200: cuModuleGetFunction spinning for minutes under a split).
+     */
+    private void loadAll() {
+        residentBlocks();
+        for (int t = 0; t < Kernels.TYPES.size(); t++) {
+            directFunction(t);
+        }
     }
 
     @Override
@@ -86,13 +101,13 @@ final class DomainGpu implements GpuMemory {
         }
     }
 
-    /** The kernel for a protocol and data type, the module loaded on first use. */
+    /** The kernel for a protocol and data type. */
     MemorySegment function(int protocol, int type) {
         MemorySegment f = functions.get(protocol * Kernels.TYPES.size() + type);
         return f != null ? f : load(protocol, type);
     }
 
-    /** The direct kernel of a data type ({@link DirectLaunch}), the module loaded on first use. */
+    /** The direct kernel of a data type ({@link DirectLaunch}). */
     MemorySegment directFunction(int type) {
         return load(Kernels.PROTOCOLS.size(), type);
     }
