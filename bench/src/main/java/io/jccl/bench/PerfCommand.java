@@ -581,11 +581,17 @@ public final class PerfCommand {
             }
         }
 
-        /** Rank 0's {@code iters}, on every rank (after a barrier). */
+        /**
+         * Rank 0's {@code iters}, on every rank (after a barrier). Threads read rank 0's field
+         * between two barriers: a rank whose calls need no peer (a gather's sender) could
+         * otherwise set the next value before the others read this one.
+         */
         int shareIters(int iters) throws Aborted {
             if (!crossProcess()) {
                 await();
-                return timedIters;
+                int shared = timedIters;
+                await();
+                return shared;
             }
             gather(iters);
             return (int) word.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 1);
