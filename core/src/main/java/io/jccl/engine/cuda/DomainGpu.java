@@ -12,7 +12,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * What a {@link CudaDomain} keeps on one of its GPUs: the module (modules and functions belong to
@@ -23,12 +22,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 final class DomainGpu implements GpuMemory {
     final CudaDevice device;
     private final Arena arena = Arena.ofShared();
-    /** The kernels by protocol and type index, all loaded at construction (read on every launch, so no lock). */
-    private final AtomicReferenceArray<MemorySegment> functions =
-            new AtomicReferenceArray<>((Kernels.PROTOCOLS.size() + 1) * Kernels.TYPES.size()); // then the direct kernels
-    private MemorySegment module;
-    /** Blocks of the executor kernels this GPU keeps resident at once; 0 until first asked. */
-    private volatile int residentBlocks;
+    /** The module, with every kernel loaded when this is made ({@link #DomainGpu}). */
+    private final MemorySegment module;
+    /** The kernels by protocol and type index, then the direct kernels by type. */
+    private final MemorySegment[] functions = new MemorySegment[(Kernels.PROTOCOLS.size() + 1) * Kernels.TYPES.size()];
+    /** Blocks of the executor kernels this GPU keeps resident at once. */
+    private final int residentBlocks;
     /**
      * The engine's own work (zeroing FIFOs, uploading descriptors, raising the abort word) goes on
      * this non-blocking stream: the legacy default stream would wait for the kernels of ranks on
@@ -40,25 +39,32 @@ final class DomainGpu implements GpuMemory {
     /** GPUs whose memory this GPU's kernels may write (cuCtxEnablePeerAccess done), by PCI bus id. */
     private final Set<String> peers = ConcurrentHashMap.newKeySet();
 
+    /**
+     * Every kernel is loaded here, before any rank of the domain can launch one, as NCCL queries
+     * each kernel at init. With the driver's lazy loading (CUDA_MODULE_LOADING=LAZY, the default
+     * since CUDA 12.2) a kernel loads when first asked for, and loading waits for the kernels
+     * running on the GPU: a rank loading its first kernel while a peer's kernel waited for it
+     * never returned (seen on an H200: cuModuleGetFunction spinning for minutes under a split).
+     */
     DomainGpu(CudaDevice device) {
         this.device = device;
         device.makeCurrent();
         this.setup = CudaDriver.createStream(io.jccl.bindings.cuda.Cuda.CU_STREAM_NON_BLOCKING);
-        this.abortFlag = zeroed(64);
-        loadAll();
-    }
-
-    /**
-     * Loads every kernel before any rank of the domain can launch one, as NCCL queries each
-     * kernel at init. With the driver's lazy loading (CUDA_MODULE_LOADING=LAZY, the default since
-     * CUDA 12.2) a kernel loads when first asked for, and loading waits for the kernels running
-     * on the GPU: a rank loading its first kernel while a peer's kernel waits for it never
-     * returned (seen on an H200: cuModuleGetFunction spinning for minutes under a split).
-     */
-    private void loadAll() {
-        residentBlocks();
-        for (int t = 0; t < Kernels.TYPES.size(); t++) {
-            directFunction(t);
+        try {
+            this.abortFlag = zeroed(64);
+            this.module = CudaDriver.loadModule(arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, Kernels.ptx()));
+            int types = Kernels.TYPES.size();
+            for (int t = 0; t < types; t++) {
+                for (int p = 0; p < Kernels.PROTOCOLS.size(); p++) {
+                    functions[p * types + t] = CudaDriver.function(module, Kernels.entry(p, t));
+                }
+                functions[Kernels.PROTOCOLS.size() * types + t] = CudaDriver.function(module, Kernels.directEntry(t));
+            }
+            this.residentBlocks = countResidentBlocks();
+        } catch (RuntimeException e) {
+            CudaDriver.destroyStream(setup);
+            arena.close();
+            throw e;
         }
     }
 
@@ -103,28 +109,12 @@ final class DomainGpu implements GpuMemory {
 
     /** The kernel for a protocol and data type. */
     MemorySegment function(int protocol, int type) {
-        MemorySegment f = functions.get(protocol * Kernels.TYPES.size() + type);
-        return f != null ? f : load(protocol, type);
+        return functions[protocol * Kernels.TYPES.size() + type];
     }
 
     /** The direct kernel of a data type ({@link DirectLaunch}). */
     MemorySegment directFunction(int type) {
-        return load(Kernels.PROTOCOLS.size(), type);
-    }
-
-    private synchronized MemorySegment load(int protocol, int type) {
-        int i = protocol * Kernels.TYPES.size() + type;
-        MemorySegment f = functions.get(i);
-        if (f == null) {
-            device.makeCurrent();
-            if (module == null) {
-                module = CudaDriver.loadModule(arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, Kernels.ptx()));
-            }
-            f = CudaDriver.function(module, protocol < Kernels.PROTOCOLS.size() ? Kernels.entry(protocol, type)
-                    : Kernels.directEntry(type));
-            functions.set(i, f);
-        }
-        return f;
+        return functions[Kernels.PROTOCOLS.size() * Kernels.TYPES.size() + type];
     }
 
     /**
@@ -134,22 +124,18 @@ final class DomainGpu implements GpuMemory {
      * their blocks must be resident together, or the waiting ones never let the others start.
      */
     int residentBlocks() {
-        int known = residentBlocks;
-        return known != 0 ? known : countResidentBlocks();
+        return residentBlocks;
     }
 
-    private synchronized int countResidentBlocks() {
-        if (residentBlocks == 0) {
-            int perSm = Integer.MAX_VALUE;
-            for (Protocol p : Protocol.values()) {
-                for (int t = 0; t < Kernels.TYPES.size(); t++) {
-                    MemorySegment f = load(CudaTuning.kernelProtocol(p), t);
-                    perSm = Math.min(perSm, CudaDriver.maxActiveBlocksPerMultiprocessor(f, CudaTuning.threads(p), 0));
-                }
+    private int countResidentBlocks() {
+        int perSm = Integer.MAX_VALUE;
+        for (Protocol p : Protocol.values()) {
+            for (int t = 0; t < Kernels.TYPES.size(); t++) {
+                MemorySegment f = function(CudaTuning.kernelProtocol(p), t);
+                perSm = Math.min(perSm, CudaDriver.maxActiveBlocksPerMultiprocessor(f, CudaTuning.threads(p), 0));
             }
-            residentBlocks = Math.max(1, device.multiprocessors() * perSm);
         }
-        return residentBlocks;
+        return Math.max(1, device.multiprocessors() * perSm);
     }
 
     @Override
@@ -172,9 +158,7 @@ final class DomainGpu implements GpuMemory {
     /** Unloads the module and frees the memory; the domain's last rank has left. */
     void close() {
         device.makeCurrent();
-        if (module != null) {
-            CudaDriver.unloadModule(module);
-        }
+        CudaDriver.unloadModule(module);
         CudaDriver.destroyStream(setup);
         arena.close();
     }
