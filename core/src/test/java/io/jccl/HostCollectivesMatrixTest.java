@@ -32,6 +32,8 @@ class HostCollectivesMatrixTest {
     private static final boolean FULL = Boolean.getBoolean("jccl.test.full");
     private static final int[] RANKS = {1, 2, 3, 4, 5, 8};
     private static final long[] COUNTS = {0, 1, 7, 1000, 1_048_579};
+    /** The sampled matrix's usual large count: past the 32 KiB chunk of a 256 KiB buffer for every type. */
+    private static final long SAMPLED_LARGE = 262_147;
     private static final RedOp[] OPS = {RedOp.SUM, RedOp.PROD, RedOp.MIN, RedOp.MAX, RedOp.AVG, null};
     private static final Harness HARNESS = new Harness(Config.defaults().withBuffSize(256 << 10));
 
@@ -91,13 +93,15 @@ class HostCollectivesMatrixTest {
                                     }
                                 }
                             } else {
-                                // Rotate through every rank count, count and in-place choice; the
-                                // million-element counts only for some cases, to keep the run short.
+                                // Rotate through every rank count, count and in-place choice. Counts
+                                // past one slot's chunk only for some cases, to keep the run short:
+                                // a quarter million elements (several chunks and turns of the slots
+                                // at every type's size), and a third of those the full million.
                                 k++;
                                 int n = RANKS[k % RANKS.length];
                                 long count = COUNTS[k % 4];
                                 if (k % 23 == 0) {
-                                    count = COUNTS[4];
+                                    count = k % 69 == 0 ? COUNTS[4] : SAMPLED_LARGE;
                                 }
                                 boolean[] ip = inPlaceChoices(c);
                                 cases.add(new Case(c, t, op, n, count, ip[(k / 3) % ip.length], a, p, 1 + (k / 5) % 2,

@@ -181,7 +181,19 @@ public final class CudaProcessRank {
             }
             System.out.println("aborted");
             System.out.flush();
-            Thread.sleep(10_000);
+            // Alive until the test has seen the other rank fail (it then closes this process's
+            // stdin), and 10 s at most.
+            Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    Thread.sleep(10_000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                System.exit(0);
+            });
+            while (System.in.read() >= 0) {
+                // until EOF
+            }
         } catch (Throwable e) {
             System.out.println("failed: " + e);
             System.out.flush();

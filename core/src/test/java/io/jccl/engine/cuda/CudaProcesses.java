@@ -168,6 +168,7 @@ final class CudaProcesses {
             assertThat(aborter.isAlive()).as("the aborting process still lives: its abort, not its death, was seen").isTrue();
             String out = new String(waiter.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(waiter.exitValue()).as(out).isEqualTo(3);
+            aborter.getOutputStream().close(); // its cue to exit
             assertThat(aborter.waitFor(30, TimeUnit.SECONDS)).isTrue();
             assertThat(ChildJvm.shmFilesOf(procs)).isEmpty();
             return out;
