@@ -50,22 +50,27 @@ final class DomainGpu implements GpuMemory {
         this.device = device;
         device.makeCurrent();
         this.setup = CudaDriver.createStream(io.jccl.bindings.cuda.Cuda.CU_STREAM_NON_BLOCKING);
+        MemorySegment loaded = null;
         try {
             this.abortFlag = zeroed(64);
-            this.module = CudaDriver.loadModule(arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, Kernels.ptx()));
+            loaded = CudaDriver.loadModule(arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_BYTE, Kernels.ptx()));
             int types = Kernels.TYPES.size();
             for (int t = 0; t < types; t++) {
                 for (int p = 0; p < Kernels.PROTOCOLS.size(); p++) {
-                    functions[p * types + t] = CudaDriver.function(module, Kernels.entry(p, t));
+                    functions[p * types + t] = CudaDriver.function(loaded, Kernels.entry(p, t));
                 }
-                functions[Kernels.PROTOCOLS.size() * types + t] = CudaDriver.function(module, Kernels.directEntry(t));
+                functions[Kernels.PROTOCOLS.size() * types + t] = CudaDriver.function(loaded, Kernels.directEntry(t));
             }
             this.residentBlocks = countResidentBlocks();
         } catch (RuntimeException e) {
+            if (loaded != null) {
+                CudaDriver.unloadModule(loaded);
+            }
             CudaDriver.destroyStream(setup);
             arena.close();
             throw e;
         }
+        this.module = loaded;
     }
 
     @Override
@@ -114,7 +119,7 @@ final class DomainGpu implements GpuMemory {
 
     /** The direct kernel of a data type ({@link DirectLaunch}). */
     MemorySegment directFunction(int type) {
-        return functions[Kernels.PROTOCOLS.size() * Kernels.TYPES.size() + type];
+        return function(Kernels.PROTOCOLS.size(), type);
     }
 
     /**
