@@ -99,6 +99,8 @@ class StrangersDuringARunTest {
                 System.out.printf("StrangersDuringARunTest: %d frames during init, %d during %d checked all-reduces, %d idle "
                         + "connections; heap %d -> %d KiB, threads %d -> %d, fds %d -> %d%n", initFuzz.sent.get(), runFuzz.sent.get(),
                         calls, IDLE, heap >> 10, heapAfter >> 10, threads, Thread.activeCount(), fds, openFds());
+                assertThat(initFuzz.failure).as("the fuzzer during init").isNull();
+                assertThat(runFuzz.failure).as("the fuzzer during the run").isNull();
                 assertThat(initFuzz.sent.get() + runFuzz.sent.get()).isEqualTo(FRAMES);
                 assertThat(heapAfter - heap).as("heap growth").isLessThan(16L << 20);
                 assertThat(Thread.activeCount() - threads).as("threads left").isLessThan(8);
@@ -144,6 +146,8 @@ class StrangersDuringARunTest {
         private final int frames;
         private final java.util.function.Supplier<Set<Integer>> ports;
         final AtomicInteger sent = new AtomicInteger();
+        /** What stopped the fuzzer early, if anything: the test reports it instead of only a short count. */
+        volatile Throwable failure;
 
         Fuzzer(long seed, int frames, java.util.function.Supplier<Set<Integer>> ports) {
             super("fuzzer");
@@ -155,10 +159,18 @@ class StrangersDuringARunTest {
 
         @Override
         public void run() {
-            List<Integer> targets = new ArrayList<>(ports.get());
+            try {
+                send();
+            } catch (Throwable t) {
+                failure = t;
+            }
+        }
+
+        private void send() throws InterruptedException {
+            List<Integer> targets = List.of();
             for (int i = 0; i < frames; i++) {
-                if (i % 200 == 0) {
-                    targets = new ArrayList<>(ports.get());
+                if (i % 200 == 0 || targets.isEmpty()) {
+                    targets = listening();
                 }
                 int port = targets.get(rnd.nextInt(targets.size()));
                 byte[] frame = new byte[1 + rnd.nextInt(rnd.nextBoolean() ? 16 : 300)];
@@ -182,6 +194,23 @@ class StrangersDuringARunTest {
                 }
                 sent.incrementAndGet();
             }
+        }
+
+        /**
+         * The ports to aim at now, waiting (ten seconds at most) while there are none: a CI run once
+         * stopped a fuzzer at its 400th frame, a refresh, and an empty set is the one way that fails.
+         */
+        private List<Integer> listening() throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            List<Integer> now = new ArrayList<>(ports.get());
+            while (now.isEmpty()) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no listener of the job for ten seconds");
+                }
+                Thread.sleep(1);
+                now = new ArrayList<>(ports.get());
+            }
+            return now;
         }
 
         void awaitSent(int n) throws InterruptedException {
