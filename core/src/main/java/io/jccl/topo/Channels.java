@@ -8,7 +8,7 @@ import java.util.Arrays;
  * pair, the two trees of the double binary tree. Tree algorithms give the first half of their
  * lanes the first trees and the duplicates (lane c + half) the second, as NCCL gives channel c
  * the first tree and its duplicate c + nChannels the second; with several pairs (a searched
- * topology, where each channel has its own intra-node chain) lane c of a half takes pair c.
+ * topology, where each channel has its own intra-node chain) {@link #treePair} says which.
  *
  * <pre>{@code
  * Channels ch = Channels.flat(8, 2);            // one host: rings 0..7, NCCL's double binary tree
@@ -170,9 +170,22 @@ public final class Channels {
         return pairTree(lane, lanes)[rank];
     }
 
-    private TreeNode[] pairTree(int lane, int lanes) {
+    /**
+     * The pair whose tree tree-lane {@code lane} of {@code lanes} runs. Lane c of the first half
+     * takes pair c; lane c of the second half takes pair c + half, so that with fewer lanes per
+     * tree than pairs the second trees run on the pairs the first ones leave, whose chains cross
+     * between nodes at other ranks (other rails), instead of doubling the first trees' crossings.
+     * With as many lanes per tree as pairs, that is NCCL's duplicate: channel c + nChannels runs
+     * channel c's second tree.
+     */
+    public int treePair(int lane, int lanes) {
         int which = whichTree(lane, lanes);
         int half = lanes / 2;
-        return trees[which][(lane % half) % trees[which].length];
+        int pairs = trees[which].length;
+        return which == 0 ? (lane % half) % pairs : (lane % half + half) % pairs;
+    }
+
+    private TreeNode[] pairTree(int lane, int lanes) {
+        return trees[whichTree(lane, lanes)][treePair(lane, lanes)];
     }
 }

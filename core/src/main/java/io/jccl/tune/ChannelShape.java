@@ -85,7 +85,7 @@ record ChannelShape(int nNodes, int ringCrossings, int[] ringShare, List<int[]> 
         Map<Long, Integer> treeUse = new HashMap<>();
         for (int lane = 0; lane < treeLanes; lane++) {
             TreeNode[] tree = channels.tree(lane, treeLanes);
-            int searched = (lane % (treeLanes / 2)) % channels.treePairs();
+            int searched = channels.treePair(lane, treeLanes);
             for (int[] d : depths(tree, hosts)) {
                 addPareto(depths, d);
             }

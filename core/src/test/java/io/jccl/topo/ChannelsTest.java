@@ -41,6 +41,11 @@ class ChannelsTest {
         // More lanes than pairs wrap around within each half.
         assertThat(ch.treeNode(2, 8, 3)).isEqualTo(a[3]);
         assertThat(ch.treeNode(7, 8, 0)).isEqualTo(rev[0]);
+        // One lane per tree: the second tree runs on the pair the first leaves (its chain crosses elsewhere).
+        assertThat(ch.tree(0, 2)).containsExactly(a);
+        assertThat(ch.tree(1, 2)).containsExactly(rev);
+        assertThat(ch.treePair(1, 2)).isEqualTo(1);
+        assertThat(ch.treePair(0, 2)).isEqualTo(0);
     }
 
     @Test
