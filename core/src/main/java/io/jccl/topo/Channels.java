@@ -171,18 +171,14 @@ public final class Channels {
     }
 
     /**
-     * The pair whose tree tree-lane {@code lane} of {@code lanes} runs. Lane c of the first half
-     * takes pair c; lane c of the second half takes pair c + half, so that with fewer lanes per
-     * tree than pairs the second trees run on the pairs the first ones leave, whose chains cross
-     * between nodes at other ranks (other rails), instead of doubling the first trees' crossings.
-     * With as many lanes per tree as pairs, that is NCCL's duplicate: channel c + nChannels runs
-     * channel c's second tree.
+     * The pair whose tree tree-lane {@code lane} of {@code lanes} runs: pair {@code lane mod pairs}
+     * in both halves. With fewer lanes per tree than pairs, the second trees so run on the pairs
+     * the first ones leave, whose chains cross between nodes at other ranks (other rails), instead
+     * of doubling the first trees' crossings. With as many lanes per tree as pairs, that is NCCL's
+     * duplicate: channel c + nChannels runs channel c's second tree.
      */
     public int treePair(int lane, int lanes) {
-        int which = whichTree(lane, lanes);
-        int half = lanes / 2;
-        int pairs = trees[which].length;
-        return which == 0 ? (lane % half) % pairs : (lane % half + half) % pairs;
+        return lane % trees[whichTree(lane, lanes)].length;
     }
 
     private TreeNode[] pairTree(int lane, int lanes) {

@@ -38,7 +38,7 @@ class ChannelsTest {
         assertThat(ch.tree(1, 4)).containsExactly(chain);
         assertThat(ch.tree(2, 4)).containsExactly(b);
         assertThat(ch.tree(3, 4)).containsExactly(rev);
-        // More lanes than pairs wrap around within each half.
+        // More lanes than pairs wrap around.
         assertThat(ch.treeNode(2, 8, 3)).isEqualTo(a[3]);
         assertThat(ch.treeNode(7, 8, 0)).isEqualTo(rev[0]);
         // One lane per tree: the second tree runs on the pair the first leaves (its chain crosses elsewhere).
