@@ -19,5 +19,6 @@ module io.jccl.core {
     exports io.jccl.proto to io.jccl.bench;
     exports io.jccl.tune to io.jccl.bench;
     exports io.jccl.json to io.jccl.bench;
+    exports io.jccl.sim to io.jccl.bench;
     exports io.jccl.bootstrap;
 }

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.jccl.sim;
+
+import io.jccl.Collective;
+import io.jccl.Config;
+import io.jccl.DataType;
+import io.jccl.algo.Algorithm;
+import io.jccl.engine.JobChannels;
+import io.jccl.engine.Planner;
+import io.jccl.plan.Plan;
+import io.jccl.plan.RankSet;
+import io.jccl.proto.Protocol;
+import io.jccl.tune.Choice;
+import io.jccl.tune.CostModel;
+import io.jccl.tune.Tuner;
+import io.jccl.topo.Layout;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Predicts a collective call on a modelled fabric from the plan an engine would run: the tuner
+ * chooses algorithm, protocol and channels as the engine's own does (the same configuration, the
+ * channels the topology layer connects for the fabric's nodes, {@code JCCL_ALGO} and
+ * {@code JCCL_PROTO} forcing as they force), the planner makes the plan, and the {@link Simulator}
+ * plays it. For the host engine the tuner is the host's, with the cores of the machine the
+ * calibration ran on; for the GPU engine it prices with {@link NcclModel}.
+ *
+ * <pre>{@code
+ * CallSimulator s = CallSimulator.host(new EmulatedFabric(ServerLayout.uniform(2, 4), 800, 200, EmulatedFabric.Nic.RAIL),
+ *         Calibration.bundled().costs("host"), Config.defaults());
+ * CallSimulator.Prediction p = s.predict(Collective.ALL_REDUCE, 1 << 20, DataType.FLOAT32);
+ * }</pre>
+ */
+public final class CallSimulator {
+    /** A predicted call: how it would be run, and in how many µs. */
+    public record Prediction(Choice choice, double micros, Simulator.Result result) {
+    }
+
+    /** Jobs up to this many ranks are planned at once; larger ones rank by rank. */
+    static final int PLANNED_TOGETHER = 64;
+
+    /** Cores the host engine's tuner counts where the calibration shares none (one per rank). */
+    private final int cores;
+    private final Simulator simulator;
+    private final Config config;
+    private final CostModel model;
+    private final Layout topology;
+    private final Map<String, Tuner> tuners = new HashMap<>();
+    private final int calls;
+
+    private CallSimulator(Simulator simulator, Config config, CostModel model, int cores, int calls, Layout topology) {
+        this.simulator = simulator;
+        this.config = config;
+        this.model = model;
+        this.cores = cores;
+        this.calls = calls;
+        this.topology = topology != null ? topology : JobChannels.of(config, simulator.fabric().layout());
+    }
+
+    private CallSimulator(Simulator simulator, Config config, CostModel model, int cores) {
+        this(simulator, config, model, cores, Simulator.CALLS, null);
+    }
+
+    /**
+     * The same predicting from {@code calls} calls played back to back (the time per call once
+     * steady, as perf times it; 1: one call alone, the cheapest to play).
+     */
+    public CallSimulator withCalls(int calls) {
+        if (calls < 1) {
+            throw new IllegalArgumentException("calls " + calls);
+        }
+        return new CallSimulator(simulator, config, model, cores, calls, topology);
+    }
+
+    /** The host engine's calls (ranks as processes over sockets) on {@code fabric}. */
+    public static CallSimulator host(SimFabric fabric, SimCosts costs, Config config) {
+        CostModel m = CostModel.HOST.withInterServer(config.interBandwidth(), config.interLatency())
+                .withIntraServer(config.intraBandwidth(), config.intraLatency());
+        return new CallSimulator(new Simulator(fabric, costs), config, m,
+                costs.sharedCores() > 0 ? costs.sharedCores() : fabric.nranks());
+    }
+
+    /** The CUDA engine's calls on a GPU cluster, planned as NCCL's model would choose. */
+    public static CallSimulator gpu(ClusterFabric fabric, SimCosts costs, Config config) {
+        CostModel m = NcclModel.of(fabric.nvlinkGBps(), fabric.nicGBpsPerGpu(), costs.copyGBps()[Protocol.SIMPLE.ordinal()]);
+        return new CallSimulator(new Simulator(fabric, costs), config, m, Math.max(costs.sharedCores(), fabric.nranks()));
+    }
+
+    public Simulator simulator() {
+        return simulator;
+    }
+
+    /** The call as the tuner (or JCCL_ALGO / JCCL_PROTO) would run it. */
+    public Prediction predict(Collective c, long count, DataType type) {
+        return predict(c, count, type, tuner("", config));
+    }
+
+    /** The call run by {@code a} in {@code p}, the tuner choosing its channels. */
+    public Prediction predict(Collective c, long count, DataType type, Algorithm a, Protocol p) {
+        return predict(c, count, type, tunerFor(a, p));
+    }
+
+    private Prediction predict(Collective c, long count, DataType type, Tuner tuner) {
+        int n = simulator.fabric().nranks();
+        Planner.CallKey key = new Planner.CallKey(c, count, type.size(), 0);
+        if (n <= PLANNED_TOGETHER) {
+            Planner.Planned planned = Planner.make(tuner, config, RankSet.all(n), Planner.THREADS, key, 0);
+            Plan plan = planned.plan();
+            Simulator.Result r = simulator.run(rank -> plan, planned.choice().protocol(), type.size(), calls);
+            return new Prediction(planned.choice(), r.micros(), r);
+        }
+        // Each rank planned alone, as each rank of the job plans its own steps: the steps of all
+        // of them as objects at once would not fit in memory at a thousand ranks.
+        Planner.Planned first = Planner.make(tuner, config, RankSet.of(n, 0), Planner.THREADS, key, 0);
+        Simulator.Result r = simulator.run(rank -> rank == 0 ? first.plan()
+                : Planner.make(tuner, config, RankSet.of(n, rank), Planner.THREADS, key, rank).plan(),
+                first.choice().protocol(), type.size(), calls);
+        return new Prediction(first.choice(), r.micros(), r);
+    }
+
+    /** The tuner that plans calls forced to {@code a} in {@code p}. */
+    Tuner tunerFor(Algorithm a, Protocol p) {
+        return tuner(a.id() + "/" + p.id(), config.withAlgorithms(a.id()).withProtocols(p.id()));
+    }
+
+    /** The tuner of {@code cfg}, made once per {@code key} (what it forces). */
+    private synchronized Tuner tuner(String key, Config cfg) {
+        return tuners.computeIfAbsent(key, k -> Tuner.create(cfg, simulator.fabric().layout(), cores, Tuner.tuningText(cfg), model, null)
+                .withTopology(topology));
+    }
+}

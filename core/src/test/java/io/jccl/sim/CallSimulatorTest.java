@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.jccl.sim;
+
+import io.jccl.Collective;
+import io.jccl.Config;
+import io.jccl.DataType;
+import io.jccl.algo.Algorithm;
+import io.jccl.engine.JobChannels;
+import io.jccl.engine.Planner;
+import io.jccl.plan.RankSet;
+import io.jccl.proto.Protocol;
+import io.jccl.topo.ServerLayout;
+import io.jccl.tune.Tuner;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class CallSimulatorTest {
+    private static final SimCosts HOST = Calibration.bundled().costs("host");
+
+    @Test
+    void playsTheChoiceTheHostEnginesTunerMakesForTheSameJob() {
+        ServerLayout l = ServerLayout.uniform(2, 4);
+        Config config = Config.defaults();
+        CallSimulator sim = CallSimulator.host(new EmulatedFabric(l, 800, 200, EmulatedFabric.Nic.RAIL), HOST, config);
+        Tuner engines = Tuner.create(config, l, HOST.sharedCores(), null).withTopology(JobChannels.of(config, l));
+        for (Collective c : new Collective[] {Collective.ALL_REDUCE, Collective.ALL_GATHER, Collective.BROADCAST}) {
+            for (long count : new long[] {1, 1000, 1 << 20}) {
+                CallSimulator.Prediction p = sim.predict(c, count, DataType.FLOAT32);
+                Planner.Planned planned = Planner.make(engines, config, RankSet.all(8), Planner.THREADS,
+                        new Planner.CallKey(c, count, 4, 0), 0);
+                assertThat(p.choice().algorithm()).as(c + " " + count).isEqualTo(planned.choice().algorithm());
+                assertThat(p.choice().protocol()).as(c + " " + count).isEqualTo(planned.choice().protocol());
+                assertThat(p.choice().channels()).as(c + " " + count).isEqualTo(planned.choice().channels());
+                assertThat(p.micros()).isPositive();
+            }
+        }
+    }
+
+    @Test
+    void forcingAnAlgorithmAndProtocolPlaysThem() {
+        CallSimulator sim = CallSimulator.host(new EmulatedFabric(ServerLayout.uniform(2, 2), 800, 200, EmulatedFabric.Nic.SHARED),
+                HOST, Config.defaults());
+        for (Algorithm a : new Algorithm[] {Algorithm.RING, Algorithm.TREE, Algorithm.HIER_RING, Algorithm.RHD}) {
+            CallSimulator.Prediction p = sim.predict(Collective.ALL_REDUCE, 1 << 16, DataType.FLOAT32, a, Protocol.LL);
+            assertThat(p.choice().algorithm()).isEqualTo(a);
+            assertThat(p.choice().protocol()).isEqualTo(Protocol.LL);
+        }
+        assertThatThrownBy(() -> sim.predict(Collective.ALL_GATHER, 16, DataType.FLOAT32, Algorithm.TREE, Protocol.SIMPLE))
+                .hasMessageContaining("JCCL_ALGO");
+    }
+
+    @Test
+    void aLargerJobIsPlannedRankByRankToTheSameTime() {
+        // 128 ranks: past PLANNED_TOGETHER, so each rank is planned alone; the plan of all at once must give the same time
+        ClusterFabric f = new ClusterFabric(16, 8, 450, 8, 400, ClusterFabric.Net.parse("fat-tree:2:4"));
+        CallSimulator sim = CallSimulator.gpu(f, Calibration.bundled().costs("gpu"), Config.defaults()).withCalls(1);
+        CallSimulator.Prediction p = sim.predict(Collective.ALL_REDUCE, 1 << 22, DataType.FLOAT32, Algorithm.RING, Protocol.SIMPLE);
+        Planner.Planned all = Planner.make(sim.tunerFor(Algorithm.RING, Protocol.SIMPLE), Config.defaults(), RankSet.all(128),
+                Planner.THREADS, new Planner.CallKey(Collective.ALL_REDUCE, 1 << 22, 4, 0), 0);
+        double together = sim.simulator().run(r -> all.plan(), Protocol.SIMPLE, 4, 1).micros();
+        assertThat(p.micros()).isCloseTo(together, within(1e-6));
+    }
+
+    @Test
+    void theScalingLawsGoThroughTheirTwoPointsAndCarryTheirShape() {
+        ScaledPrediction s = new ScaledPrediction(n -> null, 4, 8);
+        // ring: T = 3·(N−1) + 1000·(N−1)/N with 8 GPUs per node
+        java.util.function.DoubleUnaryOperator ring = n -> 3 * (n - 1) + 1000 * (n - 1) / n;
+        double t1 = ring.applyAsDouble(32);
+        double t2 = ring.applyAsDouble(64);
+        assertThat(s.extrapolate(Algorithm.RING, 8, t1, t2, 2048)).isCloseTo(ring.applyAsDouble(16384), within(1e-6));
+        // tree: T = 50 + 7·log2(nodes)
+        assertThat(s.extrapolate(Algorithm.TREE, 8, 50 + 7 * 2, 50 + 7 * 3, 2048)).isCloseTo(50 + 7 * 11, within(1e-9));
+        assertThatThrownBy(() -> new ScaledPrediction(n -> null, 4, 6)).hasMessageContaining("at least twice");
+        assertThat(ScaledPrediction.scales(Algorithm.HIER_RING)).isFalse();
+    }
+}
