@@ -84,6 +84,11 @@ class LaunchTest {
             assertThat(late.getFirst().error()).as("the job's own rank 1, which came late").isInstanceOf(JcclException.class);
             assertThat(late.getFirst().error().getMessage()).contains("rank 1 joined twice, as pid " + pid + " on ")
                     .contains("after the job had started");
+            // The root tells rank 0 on its own thread, which may come after the late rank's refusal.
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (heard.isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
             assertThat(heard).singleElement().asString().contains("rank 1 joined twice").contains("one of this job's ranks is a stranger");
         } finally {
             a0.close();
