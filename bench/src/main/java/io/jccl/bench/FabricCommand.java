@@ -115,6 +115,12 @@ final class FabricCommand {
      */
     static int runRanks(Fabric f, List<String> args, boolean shm, int timeoutSeconds, PrintStream out, PrintStream err)
             throws IOException {
+        return runRanks(f, args, shm, java.util.Map.of(), timeoutSeconds, out, err);
+    }
+
+    /** As above, every rank's environment also holding {@code extraEnv} (JCCL_ALGO=ring, ...). */
+    static int runRanks(Fabric f, List<String> args, boolean shm, java.util.Map<String, String> extraEnv, int timeoutSeconds,
+                        PrintStream out, PrintStream err) throws IOException {
         List<String> command = new ArrayList<>(PerfLauncher.selfCommand());
         command.addAll(args);
         List<Process> procs = new ArrayList<>();
@@ -122,7 +128,9 @@ final class FabricCommand {
         PrintStream drop = new PrintStream(java.io.OutputStream.nullOutputStream());
         try {
             for (int g = 0; g < f.size(); g++) {
-                Process p = f.start(g, command, f.rankEnvironment(g, shm), false);
+                java.util.Map<String, String> env = new java.util.LinkedHashMap<>(f.rankEnvironment(g, shm));
+                env.putAll(extraEnv);
+                Process p = f.start(g, command, env, false);
                 procs.add(p);
                 pumps.add(PerfLauncher.pump(p.getInputStream(), g == 0 ? out : drop));
                 pumps.add(PerfLauncher.pump(p.getErrorStream(), err));
@@ -142,8 +150,14 @@ final class FabricCommand {
 
     /** Runs {@code jccl args...} in every rank of {@code f} and returns rank 0's standard output (null: a rank failed, said on err). */
     static String capture(Fabric f, List<String> args, int timeoutSeconds, PrintStream err) throws IOException {
+        return capture(f, args, java.util.Map.of(), timeoutSeconds, err);
+    }
+
+    /** As above, every rank's environment also holding {@code extraEnv}. */
+    static String capture(Fabric f, List<String> args, java.util.Map<String, String> extraEnv, int timeoutSeconds, PrintStream err)
+            throws IOException {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
-        int status = runRanks(f, args, false, timeoutSeconds, new PrintStream(b, true, StandardCharsets.UTF_8), err);
+        int status = runRanks(f, args, false, extraEnv, timeoutSeconds, new PrintStream(b, true, StandardCharsets.UTF_8), err);
         String text = b.toString(StandardCharsets.UTF_8);
         if (status != 0) {
             err.println("jccl: the ranks of `jccl " + String.join(" ", args) + "` failed (status " + status + "); rank 0 printed:");

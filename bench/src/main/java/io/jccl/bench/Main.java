@@ -23,6 +23,12 @@ public final class Main {
               topo              the system graph, its paths and channels; --svg draws them (jccl topo --help)
               fabric            run a command on S servers x R ranks of network namespaces, tc-shaped
                                 intra/inter-server links (jccl fabric --help; needs root)
+              simulate COLL     perf's table predicted on a modelled fabric (emulated, GPU cluster, NCCL
+                                topology XML) by playing the engine's plans (jccl simulate --help)
+              simscale          the simulator at 1,024 ranks exactly and 16,384 by its scaling laws
+                                (jccl simscale --help)
+              simcheck          the simulator against jccl perf timed on emulated fabrics (jccl simcheck --help;
+                                needs root)
               netbench          all-reduce busbw across two shaped namespace hosts against one TCP
                                 stream's throughput (jccl netbench --help; needs root)
               tcpprobe          one TCP stream's throughput, iperf-style (jccl tcpprobe --help)
@@ -91,6 +97,27 @@ public final class Main {
                         yield 0;
                     }
                     yield FabricCommand.run(FabricCommand.parse(rest), out, err);
+                }
+                case "simulate" -> {
+                    if (wantsHelp(rest)) {
+                        out.println(SimulateOptions.USAGE);
+                        yield 0;
+                    }
+                    yield SimulateCommand.run(SimulateOptions.parse(rest), out, err);
+                }
+                case "simscale" -> {
+                    if (wantsHelp(rest)) {
+                        out.println(SimScaleCommand.USAGE);
+                        yield 0;
+                    }
+                    yield SimScaleCommand.run(rest, out);
+                }
+                case "simcheck" -> {
+                    if (wantsHelp(rest)) {
+                        out.println(SimCheckCommand.USAGE);
+                        yield 0;
+                    }
+                    yield SimCheckCommand.run(SimCheckCommand.parse(rest), out, err);
                 }
                 case "netbench" -> {
                     if (wantsHelp(rest)) {

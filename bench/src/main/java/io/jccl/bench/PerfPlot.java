@@ -73,7 +73,8 @@ final class PerfPlot {
                 + "font-family=\"sans-serif\" font-size=\"12\">%n", W, H));
         b.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", W, H));
         b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"15\">jccl perf %s, %d ranks, %s: bus bandwidth"
-                + " (out-of-place)</text>%n", LEFT, escape(o.collective().cliName()), o.ranks(), escape(PerfTable.typeName(o.type()))));
+                + " (out-of-place)</text>%n", LEFT, SvgChart.escape(o.collective().cliName()), o.ranks(),
+                SvgChart.escape(PerfTable.typeName(o.type()))));
         for (int i = 0; i <= 5; i++) {
             double v = maxBw * i / 5;
             double y = TOP + ph - ph * i / 5.0;
@@ -109,11 +110,12 @@ final class PerfPlot {
             }
             b.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s points=\"%s\">"
                     + "<title>%s</title></polyline>%n", colour, tuned ? "2.5" : "1.5", tuned ? " stroke-dasharray=\"6,3\"" : "",
-                    pts.toString().strip(), escape(l.label())));
+                    pts.toString().strip(), SvgChart.escape(l.label())));
             int ly = TOP + 10 + 18 * k;
             b.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
                     LEFT + pw + 12, ly, LEFT + pw + 36, ly, colour, tuned ? " stroke-dasharray=\"6,3\"" : ""));
-            b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>%n", LEFT + pw + 42, ly + 4, escape(l.label())));
+            b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>%n", LEFT + pw + 42, ly + 4,
+                    SvgChart.escape(l.label())));
         }
         b.append("</svg>\n");
         return b.toString();
@@ -132,7 +134,7 @@ final class PerfPlot {
         return Long.toString(s);
     }
 
-    private static double niceCeiling(double v) {
+    static double niceCeiling(double v) {
         if (!(v > 0)) {
             return 1;
         }
@@ -143,9 +145,5 @@ final class PerfPlot {
             }
         }
         return 10 * p;
-    }
-
-    private static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 }

@@ -73,7 +73,12 @@ final class PerfTable {
         if (o.csv()) {
             return b.append(CSV_HEADER).append(System.lineSeparator()).toString();
         }
-        String time = o.cpuTime() ? "cputime" : "time";
+        return b.append(columnHeader(o.cpuTime() ? "cputime" : "time")).toString();
+    }
+
+    /** The three lines naming the columns, the time column called {@code time}. */
+    static String columnHeader(String time) {
+        StringBuilder b = new StringBuilder();
         b.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place",
                 "", "", "", "", "")).append(System.lineSeparator());
         b.append(String.format(Locale.ROOT, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s  %s%n",

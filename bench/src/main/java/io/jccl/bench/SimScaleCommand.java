@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.jccl.bench;
+
+import io.jccl.Collective;
+import io.jccl.Config;
+import io.jccl.DataType;
+import io.jccl.algo.Algorithm;
+import io.jccl.proto.Protocol;
+import io.jccl.sim.Calibration;
+import io.jccl.sim.CallSimulator;
+import io.jccl.sim.ClusterFabric;
+import io.jccl.sim.ScaledPrediction;
+import io.jccl.sim.SimCosts;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code jccl simscale}: the simulator's benchmark at scale. An all-reduce by ring and by tree on a
+ * GPU cluster (8 GPUs per node, 400 Gbit/s per GPU, fat-tree), played exactly at {@code --exact}
+ * nodes (wall time, peak heap, steps and events), then predicted at the same size from exact runs
+ * on a quarter and a half of those nodes ({@link ScaledPrediction}) and set beside the exact
+ * time, then predicted at {@code --scaled} nodes the same way, with its wall time.
+ */
+final class SimScaleCommand {
+    static final String USAGE = """
+            usage: jccl simscale [--exact NODES] [--scaled NODES] [--size BYTES] [--net NET]
+              All-reduce (float, Simple) by ring and by tree on NODES x 8 GPUs (400 Gbit/s NIC per GPU,
+              NVLink 450 GB/s, NET default fat-tree): played exactly on --exact nodes (default 128: 1,024
+              ranks), wall time and peak heap; predicted from exact runs on a quarter and a half of them
+              and compared; then predicted on --scaled nodes (default 2048: 16,384 ranks), wall time.
+              One call alone each (no back-to-back calls). Run with JDK_JAVA_OPTIONS=-Xmx4g to hold it
+              to 4 GiB. --size default 1G.""";
+
+    private SimScaleCommand() {
+    }
+
+    static int run(List<String> args, PrintStream out) {
+        ArgReader r = new ArgReader("simscale", args);
+        int exact = 128;
+        int scaled = 2048;
+        long size = 1L << 30;
+        ClusterFabric.Net net = ClusterFabric.Net.parse("fat-tree");
+        while (r.hasNext()) {
+            String o = r.option("");
+            switch (o) {
+                case "--exact" -> exact = r.intValue(o, 8, 1 << 16);
+                case "--scaled" -> scaled = r.intValue(o, 8, 1 << 20);
+                case "--size" -> size = r.bytesValue(o);
+                case "--net" -> {
+                    try {
+                        net = ClusterFabric.Net.parse(r.value(o));
+                    } catch (IllegalArgumentException e) {
+                        throw r.error("option --net: " + e.getMessage());
+                    }
+                }
+                default -> throw r.unknown(o);
+            }
+        }
+        if (exact % 4 != 0) {
+            throw r.error("--exact must be a multiple of 4 (it is predicted from a quarter and a half of it)");
+        }
+        SimCosts gpu = Calibration.bundled().costs("gpu");
+        ClusterFabric.Net n = net;
+        java.util.function.IntFunction<CallSimulator> sim = nodes -> CallSimulator.gpu(new ClusterFabric(nodes, 8, 450, 8, 400, n), gpu,
+                Config.defaults()).withCalls(1);
+        HeapPeak peak = new HeapPeak();
+        out.printf(Locale.ROOT, "# jccl simscale: all-reduce of %d B, float, Simple, on nodes of 8 GPUs (%s); max heap %d MiB%n", size,
+                new ClusterFabric(exact, 8, 450, 8, 400, net).describe(), Runtime.getRuntime().maxMemory() >> 20);
+        out.println("| algorithm | ranks | how | predicted µs | wall s | peak heap MiB | steps | events |");
+        out.println("|---|---|---|---|---|---|---|---|");
+        for (Algorithm a : List.of(Algorithm.RING, Algorithm.TREE)) {
+            peak.reset();
+            long t0 = System.nanoTime();
+            CallSimulator.Prediction p = sim.apply(exact).predict(Collective.ALL_REDUCE, size / 4, DataType.FLOAT32, a, Protocol.SIMPLE);
+            double wall = (System.nanoTime() - t0) / 1e9;
+            out.printf(Locale.ROOT, "| %s | %d | exact | %.1f | %.1f | %d | %d | %d |%n", a.id(), exact * 8, p.micros(), wall,
+                    peak.mib(), p.result().steps(), p.result().events());
+            out.flush();
+            peak.reset();
+            t0 = System.nanoTime();
+            double check = new ScaledPrediction(sim, exact / 4, exact / 2).micros(exact, Collective.ALL_REDUCE, size, DataType.FLOAT32,
+                    a, Protocol.SIMPLE);
+            wall = (System.nanoTime() - t0) / 1e9;
+            out.printf(Locale.ROOT, "| %s | %d | from %d and %d: %+.2f%% of exact | %.1f | %.1f | %d | | |%n", a.id(), exact * 8,
+                    exact / 4 * 8, exact / 2 * 8, 100 * (check - p.micros()) / p.micros(), check, wall, peak.mib());
+            out.flush();
+            peak.reset();
+            t0 = System.nanoTime();
+            double far = new ScaledPrediction(sim, exact / 4, exact / 2).micros(scaled, Collective.ALL_REDUCE, size, DataType.FLOAT32,
+                    a, Protocol.SIMPLE);
+            wall = (System.nanoTime() - t0) / 1e9;
+            out.printf(Locale.ROOT, "| %s | %d | from %d and %d | %.1f | %.1f | %d | | |%n", a.id(), scaled * 8, exact / 4 * 8,
+                    exact / 2 * 8, far, wall, peak.mib());
+            out.flush();
+        }
+        peak.stop();
+        return 0;
+    }
+
+    /** The most heap in use, sampled every 20 ms after a collection at the start. */
+    private static final class HeapPeak {
+        private final AtomicLong most = new AtomicLong();
+        private final Thread sampler;
+        private volatile boolean running = true;
+
+        HeapPeak() {
+            sampler = Thread.ofPlatform().daemon().name("heap-peak").start(() -> {
+                while (running) {
+                    Runtime rt = Runtime.getRuntime();
+                    most.accumulateAndGet(rt.totalMemory() - rt.freeMemory(), Math::max);
+                    try {
+                        Thread.sleep(20);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+        }
+
+        void reset() {
+            System.gc();
+            Runtime rt = Runtime.getRuntime();
+            most.set(rt.totalMemory() - rt.freeMemory());
+        }
+
+        long mib() {
+            return most.get() >> 20;
+        }
+
+        void stop() {
+            running = false;
+            sampler.interrupt();
+        }
+    }
+}

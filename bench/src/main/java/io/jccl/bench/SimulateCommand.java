@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.jccl.bench;
+
+import io.jccl.Collective;
+import io.jccl.Config;
+import io.jccl.algo.Algorithm;
+import io.jccl.algo.Algorithms;
+import io.jccl.json.JsonWriter;
+import io.jccl.proto.Protocol;
+import io.jccl.sim.Calibration;
+import io.jccl.sim.CallSimulator;
+import io.jccl.sim.ClusterFabric;
+import io.jccl.sim.EmulatedFabric;
+import io.jccl.sim.SimFabric;
+import io.jccl.topo.ServerLayout;
+import io.jccl.topo.TopoSystem;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code jccl simulate}: {@code jccl perf}'s table predicted by the simulator (io.jccl.sim) for a
+ * fabric no machine here has. Each size is planned as the engine would plan it (the tuner's
+ * choice, or what JCCL_ALGO / JCCL_PROTO force) and its plan played step by step; {@code --all}
+ * adds every algorithm and protocol the fabric weighs.
+ */
+final class SimulateCommand {
+    private SimulateCommand() {
+    }
+
+    /** One predicted row: which rank count, how it ran, and perf's row. */
+    record Row(int nranks, boolean tuned, int channels, PerfRow row) {
+    }
+
+    static int run(SimulateOptions o, PrintStream out, PrintStream err) {
+        Calibration cal;
+        try {
+            cal = Calibration.readOrBundled(o.calibration());
+        } catch (IOException | IllegalArgumentException e) {
+            err.println("jccl simulate: calibration: " + e.getMessage());
+            return 1;
+        }
+        Config config = Config.fromEnvironment();
+        if (o.topo() != null) {
+            config = config.withTopoFile(o.topo().toString());
+        }
+        List<Row> rows = new ArrayList<>();
+        List<String> fabrics = new ArrayList<>();
+        for (int servers : o.servers()) {
+            SimFabric fabric;
+            try {
+                fabric = fabric(o, servers);
+            } catch (IllegalArgumentException e) {
+                err.println("jccl simulate: " + e.getMessage());
+                return 2;
+            }
+            CallSimulator sim = o.gpus() ? CallSimulator.gpu((ClusterFabric) fabric, cal.costs("gpu"), config)
+                    : CallSimulator.host(fabric, cal.costs("host"), config);
+            fabrics.add(fabric.describe());
+            out.printf(Locale.ROOT, "# jccl simulate %s: %d ranks on %s%n", o.collective().cliName(), fabric.nranks(), fabric.describe());
+            out.printf(Locale.ROOT, "# calibration: %s; datatype %s; predicted, not measured (docs/simulator.md)%n", cal.source(),
+                    PerfTable.typeName(o.type()));
+            out.print(PerfTable.columnHeader("time"));
+            List<Algorithm> weighed = Algorithms.weighed(o.collective(), fabric.layout());
+            for (long bytes = o.minBytes(); bytes <= o.maxBytes(); bytes = next(bytes, o.factor())) {
+                PerfSizes sizes = PerfSizes.of(o.collective(), o.type(), fabric.nranks(), bytes);
+                if (sizes.count() == 0) {
+                    continue;
+                }
+                Row tuned = row(sim, o, sizes, null, null, true);
+                rows.add(tuned);
+                out.println(PerfTable.row(tuned.row(), false));
+                if (o.all()) {
+                    for (Algorithm a : weighed) {
+                        for (Protocol p : Protocol.allowed(config, o.collective())) {
+                            Row r = row(sim, o, sizes, a, p, false);
+                            rows.add(r);
+                            out.println(PerfTable.row(r.row(), false));
+                        }
+                    }
+                }
+            }
+            out.println("#");
+        }
+        try {
+            if (o.json() != null) {
+                Files.writeString(o.json(), json(o, fabrics, rows));
+            }
+            if (o.plot() != null) {
+                Files.writeString(o.plot(), SimPlot.svg(o, fabrics, rows));
+            }
+        } catch (IOException e) {
+            err.println("jccl simulate: " + e.getMessage());
+            return 1;
+        }
+        return 0;
+    }
+
+    private static long next(long bytes, int factor) {
+        return bytes > Long.MAX_VALUE / factor ? Long.MAX_VALUE : bytes * factor;
+    }
+
+    static SimFabric fabric(SimulateOptions o, int servers) {
+        if (o.topo() != null) {
+            return ClusterFabric.of(TopoSystem.load(o.topo()), servers, o.net());
+        }
+        if (o.gpus()) {
+            return new ClusterFabric(servers, o.perServer(), o.nvlinkGBps(), o.nics(), o.nicGbit(), o.net());
+        }
+        return new EmulatedFabric(ServerLayout.uniform(servers, o.perServer()), o.intraMbit(), o.interMbit(), o.nic());
+    }
+
+    private static Row row(CallSimulator sim, SimulateOptions o, PerfSizes sizes, Algorithm a, Protocol p, boolean tuned) {
+        CallSimulator.Prediction pr = a == null ? sim.predict(o.collective(), sizes.count(), o.type())
+                : sim.predict(o.collective(), sizes.count(), o.type(), a, p);
+        int n = sim.simulator().fabric().nranks();
+        long size = sizes.bytes();
+        double algbw = BusBandwidth.gbps(size, pr.micros());
+        PerfColumn col = new PerfColumn(pr.micros(), algbw, algbw * BusBandwidth.factor(o.collective(), n), null);
+        Collective c = o.collective();
+        PerfRow row = new PerfRow(size, sizes.count(), PerfTable.typeName(o.type()), c.reduces() ? "sum" : "none",
+                c.rooted() ? 0 : -1, pr.choice().algorithm().id(), pr.choice().protocol().id(), col,
+                c == Collective.ALL_REDUCE || c == Collective.ALL_GATHER || c == Collective.REDUCE_SCATTER
+                        || c == Collective.BROADCAST || c == Collective.REDUCE ? col : null);
+        return new Row(n, tuned, pr.choice().channels(), row);
+    }
+
+    private static String json(SimulateOptions o, List<String> fabrics, List<Row> rows) {
+        JsonWriter w = new JsonWriter().beginObject();
+        w.name("collective").value(o.collective().cliName());
+        w.name("datatype").value(PerfTable.typeName(o.type()));
+        w.name("fabrics").beginArray();
+        for (String f : fabrics) {
+            w.value(f);
+        }
+        w.endArray();
+        w.name("rows").beginArray();
+        for (Row r : rows) {
+            PerfRow p = r.row();
+            w.beginObject().name("ranks").value(r.nranks()).name("size").value(p.size()).name("count").value(p.count())
+                    .name("algorithm").value(p.algorithm()).name("protocol").value(p.protocol()).name("channels").value(r.channels())
+                    .name("tuned").value(r.tuned() ? "yes" : "no").name("time_us").value(p.outOfPlace().timeUs())
+                    .name("algbw").value(p.outOfPlace().algbw()).name("busbw").value(p.outOfPlace().busbw()).endObject();
+        }
+        w.endArray();
+        return w.endObject().toString();
+    }
+}
