@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # The runs behind the host constants of core/src/main/resources/io/jccl/sim/calibration.json
 # (docs/simulator.md, "Calibration"): ring all-reduces (and one all-gather) on emulated fabrics that
 # the validation (jccl simcheck: 2x2, 2x4, 4x2 at 800/200 Mbit/s) does not use. Needs root and
