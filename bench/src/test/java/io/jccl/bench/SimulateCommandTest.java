@@ -55,10 +55,12 @@ class SimulateCommandTest {
     }
 
     @Test
-    void forcedAlgorithmAndProtocolAreWhatItPlays() {
-        PerfEndToEndTest.Run r = run("simulate", "allreduce", "--gpus", "4x8", "--net", "rail", "-b", "64K", "-e", "64K");
+    void aRailNetworkIsSimulatedAndNamed() {
+        PerfEndToEndTest.Run r = run("simulate", "allreduce", "--gpus", "4x8", "--net", "rail:2", "-b", "64K", "-e", "64K");
         assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("32 ranks on 4 nodes x 8 GPUs").contains("rail:2");
         assertThat(r.rows()).hasSize(1);
+        assertThat(Double.parseDouble(r.rows().getFirst()[PerfTable.TIME])).isPositive();
     }
 
     @Test

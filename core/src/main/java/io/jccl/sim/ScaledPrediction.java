@@ -59,6 +59,11 @@ public final class ScaledPrediction {
      * {@code a} in {@code p} on {@code nodes} nodes.
      */
     public double micros(int nodes, Collective c, long bytes, DataType type, Algorithm a, Protocol p) {
+        return fit(c, bytes, type, a, p).at(nodes);
+    }
+
+    /** The law of {@code c} of {@code bytes} by {@code a} in {@code p}, fixed by the two exact runs, for any node count. */
+    public Fit fit(Collective c, long bytes, DataType type, Algorithm a, Protocol p) {
         if (!scales(a)) {
             throw new IllegalArgumentException(a.id() + " has no law for more nodes; simulate it exactly");
         }
@@ -67,7 +72,27 @@ public final class ScaledPrediction {
         int perNode = small.simulator().fabric().nranks() / smallNodes;
         double t1 = small.predict(c, count(c, bytes, type, smallNodes * perNode), type, a, p).micros();
         double t2 = large.predict(c, count(c, bytes, type, largeNodes * perNode), type, a, p).micros();
-        return extrapolate(a, perNode, t1, t2, nodes);
+        return new Fit(a, perNode, t1, t2);
+    }
+
+    /** A law through the two exact runs' times {@code t1} and {@code t2}. */
+    public final class Fit {
+        private final Algorithm algorithm;
+        private final int perNode;
+        private final double t1;
+        private final double t2;
+
+        private Fit(Algorithm algorithm, int perNode, double t1, double t2) {
+            this.algorithm = algorithm;
+            this.perNode = perNode;
+            this.t1 = t1;
+            this.t2 = t2;
+        }
+
+        /** µs on {@code nodes} nodes. */
+        public double at(int nodes) {
+            return extrapolate(algorithm, perNode, t1, t2, nodes);
+        }
     }
 
     /** The law through (smallNodes, t1) and (largeNodes, t2) at {@code nodes}. */

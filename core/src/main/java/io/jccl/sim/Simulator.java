@@ -451,12 +451,7 @@ public final class Simulator {
             double go = t;
             for (int h = 0; h < hops; h++) {
                 int link = route[h];
-                int best = portStart[link];
-                for (int q = best + 1; q < portStart[link + 1]; q++) {
-                    if (portFree[q] < portFree[best]) {
-                        best = q;
-                    }
-                }
+                int best = earliest(portFree, portStart[link], portStart[link + 1]);
                 chosen[h] = best;
                 go = Math.max(go, portFree[best]);
             }
@@ -495,15 +490,21 @@ public final class Simulator {
         /** Runs {@code micros} of work for rank {@code rank} on its machine's first free core from {@code t}; when it ends. */
         private double onCore(int rank, double t, double micros) {
             double[] machine = cores[fabric.machineOf(rank)];
-            int core = 0;
-            for (int k = 1; k < machine.length; k++) {
-                if (machine[k] < machine[core]) {
-                    core = k;
-                }
-            }
+            int core = earliest(machine, 0, machine.length);
             double end = Math.max(t, machine[core]) + micros;
             machine[core] = end;
             return end;
+        }
+
+        /** The index in [{@code from}, {@code to}) of the earliest of {@code free}'s times: the first port or core free. */
+        private static int earliest(double[] free, int from, int to) {
+            int best = from;
+            for (int q = from + 1; q < to; q++) {
+                if (free[q] < free[best]) {
+                    best = q;
+                }
+            }
+            return best;
         }
 
         private void wake(int[] waiting, int c, double t) {
