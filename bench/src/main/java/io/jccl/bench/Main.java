@@ -27,6 +27,8 @@ public final class Main {
                                 topology XML) by playing the engine's plans (jccl simulate --help)
               simscale          the simulator at 1,024 ranks exactly and 16,384 by its scaling laws
                                 (jccl simscale --help)
+              simstudy          all-reduce time from 8 to 16,384 GPUs by algorithm, beside NCCL's model
+                                (jccl simstudy --help)
               simcheck          the simulator against jccl perf timed on emulated fabrics (jccl simcheck --help;
                                 needs root)
               netbench          all-reduce busbw across two shaped namespace hosts against one TCP
@@ -111,6 +113,13 @@ public final class Main {
                         yield 0;
                     }
                     yield SimScaleCommand.run(rest, out);
+                }
+                case "simstudy" -> {
+                    if (wantsHelp(rest)) {
+                        out.println(SimStudyCommand.USAGE);
+                        yield 0;
+                    }
+                    yield SimStudyCommand.run(rest, out);
                 }
                 case "simcheck" -> {
                     if (wantsHelp(rest)) {

@@ -7,6 +7,7 @@ import io.jccl.DataType;
 import io.jccl.algo.Algorithm;
 import io.jccl.engine.JobChannels;
 import io.jccl.engine.Planner;
+import io.jccl.engine.cuda.CudaTuning;
 import io.jccl.plan.Plan;
 import io.jccl.plan.RankSet;
 import io.jccl.proto.Protocol;
@@ -46,20 +47,20 @@ public final class CallSimulator {
     private final Config config;
     private final CostModel model;
     private final Layout topology;
+    /** The CUDA engine's channels per call, or null for the host engine's (the tuner's own). */
+    private final Tuner.ChannelRule channelRule;
     private final Map<String, Tuner> tuners = new HashMap<>();
     private final int calls;
 
-    private CallSimulator(Simulator simulator, Config config, CostModel model, int cores, int calls, Layout topology) {
+    private CallSimulator(Simulator simulator, Config config, CostModel model, int cores, Tuner.ChannelRule channelRule, int calls,
+                          Layout topology) {
         this.simulator = simulator;
         this.config = config;
         this.model = model;
         this.cores = cores;
+        this.channelRule = channelRule;
         this.calls = calls;
         this.topology = topology != null ? topology : JobChannels.of(config, simulator.fabric().layout());
-    }
-
-    private CallSimulator(Simulator simulator, Config config, CostModel model, int cores) {
-        this(simulator, config, model, cores, Simulator.CALLS, null);
     }
 
     /**
@@ -70,7 +71,7 @@ public final class CallSimulator {
         if (calls < 1) {
             throw new IllegalArgumentException("calls " + calls);
         }
-        return new CallSimulator(simulator, config, model, cores, calls, topology);
+        return new CallSimulator(simulator, config, model, cores, channelRule, calls, topology);
     }
 
     /** The host engine's calls (ranks as processes over sockets) on {@code fabric}. */
@@ -78,13 +79,19 @@ public final class CallSimulator {
         CostModel m = CostModel.HOST.withInterServer(config.interBandwidth(), config.interLatency())
                 .withIntraServer(config.intraBandwidth(), config.intraLatency());
         return new CallSimulator(new Simulator(fabric, costs), config, m,
-                costs.sharedCores() > 0 ? costs.sharedCores() : fabric.nranks());
+                costs.sharedCores() > 0 ? costs.sharedCores() : fabric.nranks(), null, Simulator.CALLS, null);
     }
 
-    /** The CUDA engine's calls on a GPU cluster, planned as NCCL's model would choose. */
+    /**
+     * The CUDA engine's calls on a GPU cluster: algorithm and protocol as NCCL's model would
+     * choose them, on as many channels as the engine runs on a GPU of an H100's multiprocessors
+     * (unless the configuration bounds them, as it bounds the engine's).
+     */
     public static CallSimulator gpu(ClusterFabric fabric, SimCosts costs, Config config) {
         CostModel m = NcclModel.of(fabric.nvlinkGBps(), fabric.nicGBpsPerGpu(), costs.copyGBps()[Protocol.SIMPLE.ordinal()]);
-        return new CallSimulator(new Simulator(fabric, costs), config, m, Math.max(costs.sharedCores(), fabric.nranks()));
+        Tuner.ChannelRule channels = config.channelBoundsGiven() ? null : CudaTuning.channelRule(CudaTuning.H100_MULTIPROCESSORS);
+        return new CallSimulator(new Simulator(fabric, costs), config, m, Math.max(costs.sharedCores(), fabric.nranks()), channels,
+                Simulator.CALLS, null);
     }
 
     public Simulator simulator() {
@@ -99,6 +106,38 @@ public final class CallSimulator {
     /** The call run by {@code a} in {@code p}, the tuner choosing its channels. */
     public Prediction predict(Collective c, long count, DataType type, Algorithm a, Protocol p) {
         return predict(c, count, type, tunerFor(a, p));
+    }
+
+    /** The call run by {@code a}, the tuner choosing its protocol and channels. */
+    public Prediction predict(Collective c, long count, DataType type, Algorithm a) {
+        return predict(c, count, type, tunerFor(a));
+    }
+
+    /**
+     * How the tuner would run the call by {@code a} and what its model predicts
+     * ({@link Choice#predictedMicros}, NaN where a tuning table chose), without simulating it.
+     */
+    public Choice choice(Collective c, long count, DataType type, Algorithm a) {
+        return tunerFor(a).choose(c, count, type.size(), 0);
+    }
+
+    /**
+     * The steps a simulation of the call by {@code a} would play: rank 0's, times the ranks. Ranks
+     * make as many steps as each other where every rank has data in every step; where most
+     * chunks are empty (a few elements on many ranks) ranks skip different steps and this is an
+     * estimate. It plans rank 0 only, so it tells cheaply whether a simulation is affordable.
+     */
+    public long steps(Collective c, long count, DataType type, Algorithm a) {
+        int n = simulator.fabric().nranks();
+        Planner.CallKey key = new Planner.CallKey(c, count, type.size(), 0);
+        Plan plan = Planner.make(tunerFor(a), config, RankSet.of(n, 0), Planner.THREADS, key, 0).plan();
+        long steps = 0;
+        for (io.jccl.plan.Segment seg : plan.segments(0)) {
+            for (int l = 0; l < plan.lanes(); l++) {
+                steps += (long) seg.schedule().stepArray(0, l).length * seg.repeat();
+            }
+        }
+        return steps * n * calls;
     }
 
     private Prediction predict(Collective c, long count, DataType type, Tuner tuner) {
@@ -119,6 +158,11 @@ public final class CallSimulator {
         return new Prediction(first.choice(), r.micros(), r);
     }
 
+    /** The tuner that plans calls forced to {@code a}, choosing the protocol. */
+    Tuner tunerFor(Algorithm a) {
+        return tuner(a.id(), config.withAlgorithms(a.id()));
+    }
+
     /** The tuner that plans calls forced to {@code a} in {@code p}. */
     Tuner tunerFor(Algorithm a, Protocol p) {
         return tuner(a.id() + "/" + p.id(), config.withAlgorithms(a.id()).withProtocols(p.id()));
@@ -126,7 +170,7 @@ public final class CallSimulator {
 
     /** The tuner of {@code cfg}, made once per {@code key} (what it forces). */
     private synchronized Tuner tuner(String key, Config cfg) {
-        return tuners.computeIfAbsent(key, k -> Tuner.create(cfg, simulator.fabric().layout(), cores, Tuner.tuningText(cfg), model, null)
+        return tuners.computeIfAbsent(key, k -> Tuner.create(cfg, simulator.fabric().layout(), cores, Tuner.tuningText(cfg), model, channelRule)
                 .withTopology(topology));
     }
 }

@@ -72,49 +72,42 @@ public final class ScaledPrediction {
         int perNode = small.simulator().fabric().nranks() / smallNodes;
         double t1 = small.predict(c, count(c, bytes, type, smallNodes * perNode), type, a, p).micros();
         double t2 = large.predict(c, count(c, bytes, type, largeNodes * perNode), type, a, p).micros();
-        return new Fit(a, perNode, t1, t2);
+        return new Fit(a, perNode, smallNodes, t1, largeNodes, t2);
     }
 
-    /** A law through the two exact runs' times {@code t1} and {@code t2}. */
-    public final class Fit {
-        private final Algorithm algorithm;
-        private final int perNode;
-        private final double t1;
-        private final double t2;
-
-        private Fit(Algorithm algorithm, int perNode, double t1, double t2) {
-            this.algorithm = algorithm;
-            this.perNode = perNode;
-            this.t1 = t1;
-            this.t2 = t2;
+    /**
+     * The law of {@code a} through two exact runs' times: {@code t1} µs on {@code nodes1} nodes,
+     * {@code t2} on {@code nodes2} (more), {@code perNode} ranks a node.
+     */
+    public record Fit(Algorithm algorithm, int perNode, int nodes1, double t1, int nodes2, double t2) {
+        public Fit {
+            if (!scales(algorithm) || perNode < 1 || nodes1 < 1 || nodes2 <= nodes1) {
+                throw new IllegalArgumentException("a law of " + algorithm.id() + " through " + nodes1 + " and " + nodes2
+                        + " nodes of " + perNode + " ranks");
+            }
         }
 
         /** µs on {@code nodes} nodes. */
         public double at(int nodes) {
-            return extrapolate(algorithm, perNode, t1, t2, nodes);
+            if (algorithm == Algorithm.RING) {
+                double n1 = nodes1 * (double) perNode;
+                double n2 = nodes2 * (double) perNode;
+                double n = nodes * (double) perNode;
+                // T = x·(N−1) + y·(N−1)/N, solved for x and y
+                double p1 = n1 - 1;
+                double q1 = (n1 - 1) / n1;
+                double p2 = n2 - 1;
+                double q2 = (n2 - 1) / n2;
+                double det = p1 * q2 - p2 * q1;
+                double x = (t1 * q2 - t2 * q1) / det;
+                double y = (p1 * t2 - p2 * t1) / det;
+                return x * (n - 1) + y * (n - 1) / n;
+            }
+            double d1 = log2(nodes1);
+            double d2 = log2(nodes2);
+            double b = (t2 - t1) / (d2 - d1);
+            return t1 + b * (log2(nodes) - d1);
         }
-    }
-
-    /** The law through (smallNodes, t1) and (largeNodes, t2) at {@code nodes}. */
-    double extrapolate(Algorithm a, int perNode, double t1, double t2, int nodes) {
-        if (a == Algorithm.RING) {
-            double n1 = smallNodes * (double) perNode;
-            double n2 = largeNodes * (double) perNode;
-            double n = nodes * (double) perNode;
-            // T = x·(N−1) + y·(N−1)/N, solved for x and y
-            double p1 = n1 - 1;
-            double q1 = (n1 - 1) / n1;
-            double p2 = n2 - 1;
-            double q2 = (n2 - 1) / n2;
-            double det = p1 * q2 - p2 * q1;
-            double x = (t1 * q2 - t2 * q1) / det;
-            double y = (p1 * t2 - p2 * t1) / det;
-            return x * (n - 1) + y * (n - 1) / n;
-        }
-        double d1 = log2(smallNodes);
-        double d2 = log2(largeNodes);
-        double b = (t2 - t1) / (d2 - d1);
-        return t1 + b * (log2(nodes) - d1);
     }
 
     private static double log2(double v) {

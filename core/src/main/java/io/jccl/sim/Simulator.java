@@ -266,6 +266,7 @@ public final class Simulator {
 
             for (int c = 0; c < nconn; c++) {
                 network[c] = fabric.overNetwork(from[c], to[c]);
+                // a power of two: a message's slot is its number masked
                 depth[c] = network[c] ? 2 * Protocol.STEPS : Protocol.STEPS;
                 latency[c] = costs.loadedLatency(fabric.sameNode(from[c], to[c]) ? costs.intraLatencyUs() : costs.interLatencyUs(),
                         ranksOn[fabric.machineOf(to[c])]);
@@ -391,7 +392,7 @@ public final class Simulator {
                     waitingReceiver[c] = l;
                     return;
                 }
-                ready = Math.max(ready, arrivals[c * maxDepth + (int) (consumed[c] % depth[c])]);
+                ready = Math.max(ready, arrivals[c * maxDepth + ((int) consumed[c] & (depth[c] - 1))]);
             }
             if (ready > t) {
                 queue.add(ready, l);
@@ -480,7 +481,7 @@ public final class Simulator {
                 done = Math.max(done, onCore(to[c], go, recvCpu));
             }
             double at = done + latency[c];
-            arrivals[c * maxDepth + (int) (sent[c] % depth[c])] = at;
+            arrivals[c * maxDepth + ((int) sent[c] & (depth[c] - 1))] = at;
             sent[c]++;
             messages++;
             end = Math.max(end, at);

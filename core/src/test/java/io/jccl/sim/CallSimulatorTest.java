@@ -65,16 +65,53 @@ class CallSimulatorTest {
     }
 
     @Test
+    void gpuRanksRunOnTheChannelsTheCudaEngineGivesACallOfThatSize() {
+        ClusterFabric f = new ClusterFabric(4, 8, 450, 8, 400, ClusterFabric.Net.parse("fat-tree"));
+        CallSimulator sim = CallSimulator.gpu(f, Calibration.bundled().costs("gpu"), Config.defaults()).withCalls(1);
+        for (long bytes : new long[] {8, 64 << 10, 1 << 20, 1L << 30}) {
+            CallSimulator.Prediction p = sim.predict(Collective.ALL_REDUCE, bytes / 4, DataType.FLOAT32, Algorithm.RING);
+            int engines = io.jccl.engine.cuda.CudaTuning.channelRule(io.jccl.engine.cuda.CudaTuning.H100_MULTIPROCESSORS)
+                    .channels(bytes, p.choice().protocol());
+            assertThat(p.choice().channels()).as(bytes + " B").isEqualTo(engines);
+            // the count does not shrink as ranks are added, as the host engine's does
+            CallSimulator big = CallSimulator.gpu(new ClusterFabric(16, 8, 450, 8, 400, ClusterFabric.Net.parse("fat-tree")),
+                    Calibration.bundled().costs("gpu"), Config.defaults());
+            assertThat(big.choice(Collective.ALL_REDUCE, bytes / 4, DataType.FLOAT32, Algorithm.RING).channels()).isEqualTo(engines);
+        }
+        assertThat(sim.predict(Collective.ALL_REDUCE, 1 << 28, DataType.FLOAT32, Algorithm.RING).choice().channels()).isEqualTo(64);
+        // bounds the configuration gives bind the simulation as they bind the engine
+        CallSimulator bounded = CallSimulator.gpu(f, Calibration.bundled().costs("gpu"), Config.defaults().withChannels(2, 2));
+        assertThat(bounded.predict(Collective.ALL_REDUCE, 1 << 28, DataType.FLOAT32, Algorithm.RING).choice().channels()).isEqualTo(2);
+    }
+
+    @Test
+    void theStepCountOfAPlanIsWhatItsSimulationPlays() {
+        ClusterFabric f = new ClusterFabric(4, 8, 450, 8, 400, ClusterFabric.Net.parse("fat-tree"));
+        CallSimulator sim = CallSimulator.gpu(f, Calibration.bundled().costs("gpu"), Config.defaults()).withCalls(1);
+        for (Algorithm a : new Algorithm[] {Algorithm.RING, Algorithm.TREE, Algorithm.RHD}) {
+            for (long count : new long[] {1 << 12, 1 << 18}) {
+                long steps = sim.steps(Collective.ALL_REDUCE, count, DataType.FLOAT32, a);
+                CallSimulator.Prediction p = sim.predict(Collective.ALL_REDUCE, count, DataType.FLOAT32, a);
+                assertThat(p.result().steps()).as(a + " " + count).isEqualTo(steps);
+                assertThat(sim.choice(Collective.ALL_REDUCE, count, DataType.FLOAT32, a)).isEqualTo(p.choice());
+                // the GPU runs' model is NCCL's, so the choice carries its prediction
+                assertThat(p.choice().predictedMicros()).isPositive();
+            }
+        }
+    }
+
+    @Test
     void theScalingLawsGoThroughTheirTwoPointsAndCarryTheirShape() {
-        ScaledPrediction s = new ScaledPrediction(n -> null, 4, 8);
         // ring: T = 3·(N−1) + 1000·(N−1)/N with 8 GPUs per node
         java.util.function.DoubleUnaryOperator ring = n -> 3 * (n - 1) + 1000 * (n - 1) / n;
         double t1 = ring.applyAsDouble(32);
         double t2 = ring.applyAsDouble(64);
-        assertThat(s.extrapolate(Algorithm.RING, 8, t1, t2, 2048)).isCloseTo(ring.applyAsDouble(16384), within(1e-6));
+        assertThat(new ScaledPrediction.Fit(Algorithm.RING, 8, 4, t1, 8, t2).at(2048)).isCloseTo(ring.applyAsDouble(16384), within(1e-6));
         // tree: T = 50 + 7·log2(nodes)
-        assertThat(s.extrapolate(Algorithm.TREE, 8, 50 + 7 * 2, 50 + 7 * 3, 2048)).isCloseTo(50 + 7 * 11, within(1e-9));
+        assertThat(new ScaledPrediction.Fit(Algorithm.TREE, 8, 4, 50 + 7 * 2, 8, 50 + 7 * 3).at(2048)).isCloseTo(50 + 7 * 11, within(1e-9));
         assertThatThrownBy(() -> new ScaledPrediction(n -> null, 4, 6)).hasMessageContaining("at least twice");
         assertThat(ScaledPrediction.scales(Algorithm.HIER_RING)).isFalse();
+        assertThatThrownBy(() -> new ScaledPrediction.Fit(Algorithm.RHD, 8, 4, 1, 8, 2)).hasMessageContaining("rhd");
+        assertThatThrownBy(() -> new ScaledPrediction.Fit(Algorithm.RING, 8, 8, 1, 8, 2)).hasMessageContaining("through 8 and 8");
     }
 }

@@ -20,7 +20,10 @@ import io.jccl.tune.Tuner;
  * protocol index, and the channels (blocks per rank) of a call when the configuration leaves them
  * open; and the tuner that chooses algorithm and protocol on a GPU.
  */
-final class CudaTuning {
+public final class CudaTuning {
+    /** Multiprocessors of an H100 SXM and an H200: the blocks a rank of a GPU it has alone may keep resident. */
+    public static final int H100_MULTIPROCESSORS = 132;
+
     private CudaTuning() {
     }
 
@@ -45,6 +48,14 @@ final class CudaTuning {
         // a power of two: the plans' chunks then keep the 16-byte alignment the kernels' vector
         // loops need (docs/results.md, "Numbers behind the code")
         return Integer.highestOneBit((int) Math.min(Math.min(want, Math.max(1, perRank)), 64));
+    }
+
+    /**
+     * {@link #channels} as the tuner's rule, for ranks that may each keep {@code perRank} blocks
+     * resident (the simulator plans GPU ranks with it too).
+     */
+    public static Tuner.ChannelRule channelRule(int perRank) {
+        return (bytes, p) -> channels(p, bytes, perRank);
     }
 
     /**
@@ -164,7 +175,7 @@ final class CudaTuning {
             text = config.tuningFile() == null ? bundledTable(gpuName) : Tuner.tuningText(config);
         }
         int perRank = Math.max(1, multiprocessors / Math.max(1, sharing));
-        Tuner.ChannelRule gpuChannels = config.channelBoundsGiven() ? null : (bytes, p) -> channels(p, bytes, perRank);
+        Tuner.ChannelRule gpuChannels = config.channelBoundsGiven() ? null : channelRule(perRank);
         ServerLayout hosts = topology == null ? ServerLayout.single(nranks) : topology.hosts();
         return Tuner.create(config, hosts, Runtime.getRuntime().availableProcessors(), text,
                 CudaCostModel.of(nranks, sharing, memoryGBps), gpuChannels).withTopology(topology);

@@ -29,7 +29,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class CudaCostModelTest {
     private static final String H100 = "NVIDIA H100 80GB HBM3";
-    private static final int H100_MULTIPROCESSORS = 132;
     private static final Set<Algorithm> MEASURED = EnumSet.of(Algorithm.RING, Algorithm.TREE, Algorithm.BUTTERFLY);
     private static final Set<Protocol> PROTOCOLS = EnumSet.allOf(Protocol.class);
 
@@ -66,7 +65,7 @@ class CudaCostModelTest {
     }
 
     private static List<Cell> gpuModelsChoices() {
-        return judge(n -> CudaTuning.tuner(Config.defaults(), n, n, H100, H100_MULTIPROCESSORS, null));
+        return judge(n -> CudaTuning.tuner(Config.defaults(), n, n, H100, CudaTuning.H100_MULTIPROCESSORS, null));
     }
 
     private static double geometricMean(List<Cell> cells) {
@@ -146,13 +145,13 @@ class CudaCostModelTest {
 
     @Test
     void callsTheH100TableLeavesOutAreThePredictionsOfTheGpuModel() {
-        Tuner six = CudaTuning.tuner(Config.defaults(), 6, 6, H100, H100_MULTIPROCESSORS, null);
+        Tuner six = CudaTuning.tuner(Config.defaults(), 6, 6, H100, CudaTuning.H100_MULTIPROCESSORS, null);
         assertThat(six.table()).isNotNull();
         Choice c = six.choose(Collective.ALL_REDUCE, 8 << 10, 4, 0);
         assertThat(c.source()).isEqualTo(Choice.Source.MODEL);
-        Tuner noTable = CudaTuning.tuner(Config.defaults(), 6, 6, "another GPU", H100_MULTIPROCESSORS, null);
+        Tuner noTable = CudaTuning.tuner(Config.defaults(), 6, 6, "another GPU", CudaTuning.H100_MULTIPROCESSORS, null);
         assertThat(noTable.choose(Collective.ALL_REDUCE, 8 << 10, 4, 0)).isEqualTo(c);
-        Tuner eight = CudaTuning.tuner(Config.defaults(), 8, 8, H100, H100_MULTIPROCESSORS, null);
+        Tuner eight = CudaTuning.tuner(Config.defaults(), 8, 8, H100, CudaTuning.H100_MULTIPROCESSORS, null);
         assertThat(eight.choose(Collective.ALL_REDUCE, 8 << 10, 4, 0).source()).isEqualTo(Choice.Source.TABLE);
         assertThat(eight.choose(Collective.ALL_GATHER, 1 << 10, 4, 0).source()).isEqualTo(Choice.Source.MODEL);
     }
@@ -160,7 +159,7 @@ class CudaCostModelTest {
     @Test
     void givenChannelBoundsTheModelPricesTheHostsChannelsThePlannerKeeps() {
         Config bounded = Config.defaults().withChannels(2, 6);
-        Tuner gpu = CudaTuning.tuner(bounded, 4, 4, "another GPU", H100_MULTIPROCESSORS, null);
+        Tuner gpu = CudaTuning.tuner(bounded, 4, 4, "another GPU", CudaTuning.H100_MULTIPROCESSORS, null);
         Tuner host = Tuner.create(bounded, ServerLayout.single(4), Runtime.getRuntime().availableProcessors(), null);
         for (long bytes = 8; bytes <= 1L << 30; bytes *= 16) {
             for (Protocol p : Protocol.values()) {
@@ -181,7 +180,7 @@ class CudaCostModelTest {
         double most = 0;
         for (int n : new int[] {2, 4, 8}) {
             Choice c = CudaTuning.tuner(Config.defaults().withAlgorithms("ring").withProtocols("Simple"), n, n, "another GPU",
-                    H100_MULTIPROCESSORS, null).choose(Collective.ALL_REDUCE, bytes / 4, 4, 0);
+                    CudaTuning.H100_MULTIPROCESSORS, null).choose(Collective.ALL_REDUCE, bytes / 4, 4, 0);
             double ratio = measuredMicros[n] / c.predictedMicros();
             assertThat(ratio).as(n + " ranks").isBetween(1.0, 1.35);
             least = Math.min(least, ratio);
@@ -211,20 +210,20 @@ class CudaCostModelTest {
         }
         long bytes = 128L << 20;
         double slow = CudaTuning.tuner(Config.defaults().withAlgorithms("ring").withProtocols("Simple"), 4, 4, "another GPU",
-                H100_MULTIPROCESSORS, 0, null, null).choose(Collective.ALL_REDUCE, bytes / 4, 4, 0).predictedMicros();
+                CudaTuning.H100_MULTIPROCESSORS, 0, null, null).choose(Collective.ALL_REDUCE, bytes / 4, 4, 0).predictedMicros();
         double fast = CudaTuning.tuner(Config.defaults().withAlgorithms("ring").withProtocols("Simple"), 4, 4, "another GPU",
-                H100_MULTIPROCESSORS, h200, null, null).choose(Collective.ALL_REDUCE, bytes / 4, 4, 0).predictedMicros();
+                CudaTuning.H100_MULTIPROCESSORS, h200, null, null).choose(Collective.ALL_REDUCE, bytes / 4, 4, 0).predictedMicros();
         assertThat(slow / fast).isBetween(1.3, h200 / CudaCostModel.FITTED_ON_GBPS + 1e-9);
-        double small = CudaTuning.tuner(Config.defaults(), 4, 4, "another GPU", H100_MULTIPROCESSORS, h200, null, null)
+        double small = CudaTuning.tuner(Config.defaults(), 4, 4, "another GPU", CudaTuning.H100_MULTIPROCESSORS, h200, null, null)
                 .choose(Collective.ALL_REDUCE, 2, 4, 0).predictedMicros();
         // 8 B: the latencies, which the memory does not change
-        assertThat(small).isCloseTo(CudaTuning.tuner(Config.defaults(), 4, 4, "another GPU", H100_MULTIPROCESSORS, null)
+        assertThat(small).isCloseTo(CudaTuning.tuner(Config.defaults(), 4, 4, "another GPU", CudaTuning.H100_MULTIPROCESSORS, null)
                 .choose(Collective.ALL_REDUCE, 2, 4, 0).predictedMicros(), org.assertj.core.data.Percentage.withPercentage(0.01));
     }
 
     @Test
     void aMalformedTuningFileIsRefusedNamingIt() {
-        assertThatThrownBy(() -> CudaTuning.tuner(Config.defaults(), 2, 2, H100, H100_MULTIPROCESSORS, "{\"format\": 3"))
+        assertThatThrownBy(() -> CudaTuning.tuner(Config.defaults(), 2, 2, H100, CudaTuning.H100_MULTIPROCESSORS, "{\"format\": 3"))
                 .isInstanceOf(JcclException.class).hasMessageContaining("JCCL_TUNING_FILE");
     }
 }
