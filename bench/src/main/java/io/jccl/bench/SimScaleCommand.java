@@ -21,16 +21,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code jccl simscale}: the simulator's benchmark at scale. An all-reduce by ring and by tree on a
  * GPU cluster (8 GPUs per node, 400 Gbit/s per GPU, fat-tree), played exactly at {@code --exact}
  * nodes (wall time, peak heap, steps and events), then predicted at the same size from exact runs
- * on a quarter and a half of those nodes ({@link ScaledPrediction}) and set beside the exact
+ * on an eighth and a quarter of those nodes ({@link ScaledPrediction}) and set beside the exact
  * time, then predicted at {@code --scaled} nodes the same way, with its wall time.
  */
 final class SimScaleCommand {
     static final String USAGE = """
-            usage: jccl simscale [--exact NODES] [--scaled NODES] [--size BYTES] [--net NET]
+            usage: jccl simscale [--exact NODES] [--scaled NODES] [--from NODES,NODES] [--size BYTES] [--net NET]
               All-reduce (float, Simple) by ring and by tree on NODES x 8 GPUs (400 Gbit/s NIC per GPU,
               NVLink 450 GB/s, NET default fat-tree): played exactly on --exact nodes (default 128: 1,024
-              ranks), wall time and peak heap; predicted from exact runs on a quarter and a half of them
-              and compared; then predicted on --scaled nodes (default 2048: 16,384 ranks), wall time.
+              ranks), wall time and peak heap; predicted from exact runs on --from nodes (default an
+              eighth and a quarter of --exact: the ring's at the target's bytes per step, the tree's at
+              its size; ScaledPrediction) and compared; then predicted on --scaled nodes (default 2048:
+              16,384 ranks) the same way, wall time.
               One call alone each (no back-to-back calls). Run with JDK_JAVA_OPTIONS=-Xmx4g to hold it
               to 4 GiB. --size default 1G.""";
 
@@ -41,6 +43,7 @@ final class SimScaleCommand {
         ArgReader r = new ArgReader("simscale", args);
         int exact = 128;
         int scaled = 2048;
+        List<Integer> from = null;
         long size = 1L << 30;
         ClusterFabric.Net net = ClusterFabric.Net.parse("fat-tree");
         while (r.hasNext()) {
@@ -49,6 +52,12 @@ final class SimScaleCommand {
                 case "--exact" -> exact = r.intValue(o, 8, 1 << 16);
                 case "--scaled" -> scaled = r.intValue(o, 8, 1 << 20);
                 case "--size" -> size = r.bytesValue(o);
+                case "--from" -> {
+                    from = r.intListValue(o, 2, 1 << 16);
+                    if (from.size() != 2 || from.get(1) < 2 * from.get(0)) {
+                        throw r.error("option --from: two node counts, the second at least twice the first");
+                    }
+                }
                 case "--net" -> {
                     try {
                         net = ClusterFabric.Net.parse(r.value(o));
@@ -59,9 +68,14 @@ final class SimScaleCommand {
                 default -> throw r.unknown(o);
             }
         }
-        if (exact % 4 != 0) {
-            throw r.error("--exact must be a multiple of 4 (it is predicted from a quarter and a half of it)");
+        if (from == null) {
+            if (exact % 8 != 0) {
+                throw r.error("--exact must be a multiple of 8 (it is predicted from an eighth and a quarter of it) unless --from is given");
+            }
+            from = List.of(exact / 8, exact / 4);
         }
+        int small = from.get(0);
+        int large = from.get(1);
         SimCosts gpu = Calibration.bundled().costs("gpu");
         ClusterFabric.Net n = net;
         java.util.function.IntFunction<CallSimulator> sim = nodes -> CallSimulator.gpu(new ClusterFabric(nodes, 8, 450, 8, 400, n), gpu,
@@ -79,17 +93,20 @@ final class SimScaleCommand {
             out.printf(Locale.ROOT, "| %s | %d | exact | %.1f | %.1f | %d | %d | %d |%n", a.id(), exact * 8, p.micros(), wall,
                     peak.mib(), p.result().steps(), p.result().events());
             out.flush();
+            ScaledPrediction law = new ScaledPrediction(sim, small, large);
+            String how = "from " + small * 8 + " and " + large * 8 + (a == Algorithm.RING ? " at its step" : "");
             peak.reset();
             t0 = System.nanoTime();
-            ScaledPrediction.Fit law = new ScaledPrediction(sim, exact / 4, exact / 2).fit(Collective.ALL_REDUCE, size, DataType.FLOAT32,
-                    a, Protocol.SIMPLE);
-            double check = law.at(exact);
-            double far = law.at(scaled);
+            double check = law.micros(exact, Collective.ALL_REDUCE, size, DataType.FLOAT32, a, Protocol.SIMPLE);
             wall = (System.nanoTime() - t0) / 1e9;
-            out.printf(Locale.ROOT, "| %s | %d | from %d and %d: %+.2f%% of exact | %.1f | %.1f | %d | | |%n", a.id(), exact * 8,
-                    exact / 4 * 8, exact / 2 * 8, 100 * (check - p.micros()) / p.micros(), check, wall, peak.mib());
-            out.printf(Locale.ROOT, "| %s | %d | from %d and %d (the same runs) | %.1f | %.1f | %d | | |%n", a.id(), scaled * 8,
-                    exact / 4 * 8, exact / 2 * 8, far, wall, peak.mib());
+            out.printf(Locale.ROOT, "| %s | %d | %s: %+.2f%% of exact | %.1f | %.1f | %d | | |%n", a.id(), exact * 8, how,
+                    100 * (check - p.micros()) / p.micros(), check, wall, peak.mib());
+            out.flush();
+            peak.reset();
+            t0 = System.nanoTime();
+            double far = law.micros(scaled, Collective.ALL_REDUCE, size, DataType.FLOAT32, a, Protocol.SIMPLE);
+            wall = (System.nanoTime() - t0) / 1e9;
+            out.printf(Locale.ROOT, "| %s | %d | %s | %.1f | %.1f | %d | | |%n", a.id(), scaled * 8, how, far, wall, peak.mib());
             out.flush();
         }
         peak.stop();

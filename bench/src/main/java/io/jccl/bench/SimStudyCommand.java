@@ -27,8 +27,8 @@ import java.util.Map;
 /**
  * {@code jccl simstudy}: the scaling study of docs/simulator.md. All-reduce time against the rank
  * count for several algorithms and sizes on a GPU cluster, each point simulated exactly where it
- * is affordable, else carried by {@link ScaledPrediction}'s law from the two largest exact points
- * (ring and tree), else left out; beside NCCL's model for the same call (ring and tree).
+ * is affordable, else predicted from exact runs by {@link ScaledPrediction} (ring and tree), else
+ * left out; beside NCCL's model for the same call (ring and tree).
  */
 final class SimStudyCommand {
     static final String USAGE = """
@@ -37,15 +37,16 @@ final class SimStudyCommand {
               All-reduce (float) on nodes of 8 GPUs (NVLink 450 GB/s, a 400 Gbit/s NIC per GPU, NET default
               fat-tree), one call alone, each algorithm in the protocol and on the channels the GPU tuner gives
               it. A point is simulated exactly when it plays at most --budget steps (default 24M); beyond that
-              ring and tree are predicted by their scaling law from their two largest exact points on 2 nodes
-              or more (ScaledPrediction), the others are left out ("-"). Beside each ring and tree point, NCCL's
-              model's time for the same call (NcclModel). PAT has no all-reduce of its own (as in NCCL): its
-              row is its reduce-scatter then its all-gather.
+              the ring is predicted from two exact rings at its bytes per step (the largest exact node counts
+              within a quarter of the budget), the tree by its law through its two largest exact points on
+              2 nodes or more (ScaledPrediction); the others are left out ("-"). Beside each ring and tree
+              point, NCCL's model's time for the same call (NcclModel). PAT has no all-reduce of its own (as
+              in NCCL): its row is its reduce-scatter then its all-gather.
               --nodes default 1,2,4,...,2048 (8 to 16,384 GPUs); --sizes default 8,1M,1G;
               --algos default ring,tree,hierring,torus2d,pat,rhd. Run with JDK_JAVA_OPTIONS=-Xmx8g.""";
 
-    /** One point of the study. */
-    record Point(int ranks, long size, Algorithm algorithm, String protocol, int channels, double micros, String how,
+    /** One point of the study: {@code steps} those an exact simulation plays (whether or not it was played). */
+    record Point(int ranks, long size, Algorithm algorithm, String protocol, int channels, long steps, double micros, String how,
                  double ncclModel) {
     }
 
@@ -120,7 +121,7 @@ final class SimStudyCommand {
         List<Point> points = new ArrayList<>();
         for (long size : sizes) {
             for (Algorithm a : algos) {
-                // exact points of this algorithm and size on 2 nodes or more, by protocol: nodes and µs
+                // exact points of this algorithm and size on 2 nodes or more, by protocol: nodes, µs, steps
                 Map<Protocol, List<double[]>> exact = new HashMap<>();
                 for (int n : nodes) {
                     Point p = point(sim.apply(n), n, size, a, budget, exact, sim);
@@ -146,7 +147,7 @@ final class SimStudyCommand {
             choice = s.choice(first, firstCount, DataType.FLOAT32, a);
             steps = s.steps(first, firstCount, DataType.FLOAT32, a) * (pat ? 2 : 1);
         } catch (RuntimeException e) {
-            return new Point(ranks, size, a, "-", 0, Double.NaN, "not planned: " + e.getMessage(), Double.NaN);
+            return new Point(ranks, size, a, "-", 0, 0, Double.NaN, "not planned: " + e.getMessage(), Double.NaN);
         }
         double model = a == Algorithm.RING || a == Algorithm.TREE ? choice.predictedMicros() : Double.NaN;
         String proto = choice.protocol().id();
@@ -156,23 +157,38 @@ final class SimStudyCommand {
                 us += s.predict(Collective.ALL_GATHER, firstCount, DataType.FLOAT32, a).micros();
             }
             if (nodes >= 2) {
-                exact.computeIfAbsent(choice.protocol(), k -> new ArrayList<>()).add(new double[] {nodes, us});
+                exact.computeIfAbsent(choice.protocol(), k -> new ArrayList<>()).add(new double[] {nodes, us, steps});
             }
-            return new Point(ranks, size, a, proto, choice.channels(), us, String.format(Locale.ROOT, "exact, %,d steps", steps), model);
+            return new Point(ranks, size, a, proto, choice.channels(), steps, us, String.format(Locale.ROOT, "exact, %,d steps", steps), model);
         }
         if (!ScaledPrediction.scales(a)) {
-            return new Point(ranks, size, a, proto, choice.channels(), Double.NaN,
+            return new Point(ranks, size, a, proto, choice.channels(), steps, Double.NaN,
                     String.format(Locale.ROOT, "not simulated: %,d steps", steps), model);
         }
         List<double[]> known = exact.getOrDefault(choice.protocol(), List.of());
+        if (a == Algorithm.RING) {
+            // probes at the target's bytes per step: they play as many steps as the exact runs on
+            // as many nodes, so the two largest exact ones within a quarter of the budget
+            List<double[]> cheap = known.stream().filter(k -> (long) k[2] * 4 <= budget).toList();
+            if (cheap.size() < 2) {
+                return new Point(ranks, size, a, proto, choice.channels(), steps, Double.NaN,
+                        "not simulated: fewer than two exact points in " + proto + " within a quarter of the budget", model);
+            }
+            int n1 = (int) cheap.get(cheap.size() - 2)[0];
+            int n2 = (int) cheap.get(cheap.size() - 1)[0];
+            double us = new ScaledPrediction(sim, n1, n2).micros(nodes, Collective.ALL_REDUCE, size, DataType.FLOAT32, a,
+                    choice.protocol());
+            return new Point(ranks, size, a, proto, choice.channels(), steps, us,
+                    String.format(Locale.ROOT, "ring at its step from %d and %d ranks", n1 * 8, n2 * 8), model);
+        }
         if (known.size() < 2) {
-            return new Point(ranks, size, a, proto, choice.channels(), Double.NaN,
+            return new Point(ranks, size, a, proto, choice.channels(), steps, Double.NaN,
                     "not simulated: fewer than two exact points in " + proto, model);
         }
         double[] p1 = known.get(known.size() - 2);
         double[] p2 = known.get(known.size() - 1);
         double us = new ScaledPrediction.Fit(a, 8, (int) p1[0], p1[1], (int) p2[0], p2[1]).at(nodes);
-        return new Point(ranks, size, a, proto, choice.channels(), us,
+        return new Point(ranks, size, a, proto, choice.channels(), steps, us,
                 String.format(Locale.ROOT, "law from %d and %d ranks", (int) p1[0] * 8, (int) p2[0] * 8), model);
     }
 

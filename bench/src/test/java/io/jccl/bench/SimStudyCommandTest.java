@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 package io.jccl.bench;
 
+import io.jccl.Collective;
+import io.jccl.Config;
+import io.jccl.DataType;
 import io.jccl.algo.Algorithm;
+import io.jccl.sim.Calibration;
+import io.jccl.sim.CallSimulator;
 import io.jccl.sim.ClusterFabric;
 import io.jccl.sim.ScaledPrediction;
 import org.junit.jupiter.api.Test;
@@ -20,25 +25,34 @@ class SimStudyCommandTest {
     private static final List<Algorithm> ALGOS = List.of(Algorithm.RING, Algorithm.TREE, Algorithm.RHD);
 
     @Test
-    void simulatesWithinTheBudgetAndCarriesRingsAndTreesPastItByTheirLaw() {
-        // a ring all-reduce of 1 MiB plays 129,024 steps on 32 GPUs and 520,192 on 64: the budget stops it at 32
-        List<SimStudyCommand.Point> points = SimStudyCommand.study(List.of(1, 2, 4, 8), List.of(1L << 20), ALGOS, 200_000,
+    void simulatesWithinTheBudgetAndCarriesRingsAndTreesPastIt() {
+        // a ring all-reduce of 1 MiB plays 129,024 steps on 32 GPUs, 520,192 on 64 and 2,088,960 on 128
+        List<SimStudyCommand.Point> points = SimStudyCommand.study(List.of(1, 2, 4, 8, 16), List.of(1L << 20), ALGOS, 600_000,
                 ClusterFabric.Net.parse("fat-tree"), new PrintStream(new ByteArrayOutputStream()));
-        assertThat(points).hasSize(12);
+        assertThat(points).hasSize(15);
         List<SimStudyCommand.Point> ring = points.stream().filter(p -> p.algorithm() == Algorithm.RING).toList();
-        assertThat(ring).extracting(SimStudyCommand.Point::ranks).containsExactly(8, 16, 32, 64);
-        assertThat(ring.subList(0, 3)).allSatisfy(p -> assertThat(p.how()).startsWith("exact"));
-        SimStudyCommand.Point far = ring.get(3);
-        assertThat(far.how()).isEqualTo("law from 16 and 32 ranks");
-        double law = new ScaledPrediction.Fit(Algorithm.RING, 8, 2, ring.get(1).micros(), 4, ring.get(2).micros()).at(8);
-        assertThat(far.micros()).isCloseTo(law, within(1e-9));
+        assertThat(ring).extracting(SimStudyCommand.Point::ranks).containsExactly(8, 16, 32, 64, 128);
+        assertThat(ring.subList(0, 4)).allSatisfy(p -> assertThat(p.how()).startsWith("exact"));
+        // past the budget: two rings within a quarter of it (16 and 32 GPUs) at the 128-GPU ring's bytes per step
+        SimStudyCommand.Point far = ring.get(4);
+        assertThat(far.how()).isEqualTo("ring at its step from 16 and 32 ranks");
+        CallSimulator exact = CallSimulator.gpu(new ClusterFabric(16, 8, 450, 8, 400, ClusterFabric.Net.parse("fat-tree")),
+                Calibration.bundled().costs("gpu"), Config.defaults()).withCalls(1);
+        double played = exact.predict(Collective.ALL_REDUCE, 1 << 18, DataType.FLOAT32, Algorithm.RING).micros();
+        assertThat(far.micros()).isCloseTo(played, within(0.02 * played));
         for (SimStudyCommand.Point p : points) {
             assertThat(p.micros()).as(p.toString()).isPositive();
             // NCCL's model prices the ring and the tree, not the others
             assertThat(Double.isNaN(p.ncclModel())).as(p.toString()).isEqualTo(p.algorithm() == Algorithm.RHD);
         }
-        // the tree's few steps stay inside the budget
-        assertThat(points.stream().filter(p -> p.algorithm() == Algorithm.TREE)).allSatisfy(p -> assertThat(p.how()).startsWith("exact"));
+        List<SimStudyCommand.Point> tree = points.stream().filter(p -> p.algorithm() == Algorithm.TREE).toList();
+        assertThat(tree).allSatisfy(p -> assertThat(p.how()).startsWith("exact"));
+        // with a budget the tree's 64 GPUs pass, its law through 16 and 32 takes over
+        List<SimStudyCommand.Point> small = SimStudyCommand.study(List.of(2, 4, 8), List.of(1L << 20), List.of(Algorithm.TREE),
+                tree.get(2).steps(), ClusterFabric.Net.parse("fat-tree"), new PrintStream(new ByteArrayOutputStream()));
+        assertThat(small.get(2).how()).isEqualTo("law from 16 and 32 ranks");
+        assertThat(small.get(2).micros()).isCloseTo(new ScaledPrediction.Fit(Algorithm.TREE, 8, 2, tree.get(1).micros(), 4,
+                tree.get(2).micros()).at(8), within(1e-9));
     }
 
     @Test

@@ -53,6 +53,9 @@ final class HierarchicalGenerators {
         return Tiles.perLane(Algorithm.HIER_RING, Collective.ALL_REDUCE, call, lanes, Math.multiplyExact(maxMessage, (long) n),
                 (b, c, ps, pl) -> {
             for (int x = 0; x < n; x++) {
+                if (!b.ranks().contains(x)) {
+                    continue; // planned rank by rank: only the builder's ranks' steps are kept
+                }
                 int s = g.server(x);
                 int i = g.index(x);
                 List<Link> locals = g.localPeers(x, c);
@@ -105,6 +108,9 @@ final class HierarchicalGenerators {
         return Tiles.perLane(Algorithm.TORUS_2D, Collective.ALL_REDUCE, call, lanes, Math.multiplyExact(maxMessage, (long) n),
                 (b, c, ps, pl) -> {
             for (int x = 0; x < n; x++) {
+                if (!b.ranks().contains(x)) {
+                    continue; // planned rank by rank: only the builder's ranks' steps are kept
+                }
                 int s = g.server(x);
                 int i = g.index(x);
                 List<Link> prev = Steps.linkIf(S > 1, g.rank(s - 1, i), c);

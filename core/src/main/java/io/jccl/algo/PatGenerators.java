@@ -48,6 +48,9 @@ final class PatGenerators {
             // message, as PAT aggregates them: they are consecutive in the output.
             boolean whole = pl == count;
             for (int r = 0; r < n; r++) {
+                if (!b.ranks().contains(r)) {
+                    continue; // planned rank by rank: only the builder's ranks' steps are kept
+                }
                 Region own = Region.output(r * count + ps, pl);
                 if (n == 1) {
                     b.add(r, c, Step.localCopy(Region.input(ps, pl), own, false));
@@ -123,6 +126,9 @@ final class PatGenerators {
                 int d = 1 << k;
                 int m = blocks(n, k);
                 for (int r = 0; r < n; r++) {
+                    if (!b.ranks().contains(r)) {
+                        continue; // planned rank by rank: only the builder's ranks' steps are kept
+                    }
                     List<Region> sends = new java.util.ArrayList<>();
                     List<Region> srcs = new java.util.ArrayList<>();
                     List<Region> dsts = new java.util.ArrayList<>();

@@ -102,6 +102,9 @@ final class RecursiveGenerators {
                 return;
             }
             for (int x = 0; x < n; x++) {
+                if (!b.ranks().contains(x)) {
+                    continue; // planned rank by rank: only the builder's ranks' steps are kept
+                }
                 if (f.folded(x)) {
                     int into = x + 1;
                     foldedRank(b, x, into, c, ps, pl, maxMessage, fold -> halvingPieces(f, into, ps, pl, maxMessage, fold));
@@ -229,6 +232,9 @@ final class RecursiveGenerators {
             }
             int np = pieces(pl, maxMessage);
             for (int x = 0; x < n; x++) {
+                if (!b.ranks().contains(x)) {
+                    continue; // planned rank by rank: only the builder's ranks' steps are kept
+                }
                 if (f.folded(x)) {
                     foldedRank(b, x, x + 1, c, ps, pl, maxMessage, fold -> {
                         for (int z = 0; z < np; z++) {

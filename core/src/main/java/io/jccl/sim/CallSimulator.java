@@ -74,6 +74,14 @@ public final class CallSimulator {
         return new CallSimulator(simulator, config, model, cores, channelRule, calls, topology);
     }
 
+    /** The same on exactly {@code channels} channels, whatever the call's size. */
+    public CallSimulator withChannels(int channels) {
+        if (channels < 1) {
+            throw new IllegalArgumentException("channels " + channels);
+        }
+        return new CallSimulator(simulator, config.withChannels(channels, channels), model, cores, null, calls, topology);
+    }
+
     /** The host engine's calls (ranks as processes over sockets) on {@code fabric}. */
     public static CallSimulator host(SimFabric fabric, SimCosts costs, Config config) {
         CostModel m = CostModel.HOST.withInterServer(config.interBandwidth(), config.interLatency())

@@ -9,20 +9,21 @@ import io.jccl.proto.Protocol;
 import java.util.function.IntFunction;
 
 /**
- * A call on more nodes than an exact simulation can play, predicted from two exact ones on fewer
- * nodes by the law the algorithm's schedule follows as nodes are added at a fixed call size:
+ * A call on more nodes than an exact simulation can play, predicted from exact ones on fewer nodes
+ * where the ranks behave alike:
  * <ul>
- *   <li>ring: {@code 2(N−1)} (all-reduce) or {@code N−1} steps, each a hop and {@code S/N} bytes per
- *   rank, so {@code T(N) = a·(N−1) + b·(N−1)/N}: a hop's cost and the bytes' cost;</li>
- *   <li>tree and split tree: every rank moves the whole buffer, the pipeline is as deep as the
- *   tree, which grows by one level each time the nodes double: {@code T = a + b·log2(nodes)}.</li>
+ *   <li>ring ({@link #micros}): every rank makes {@code 2(N−1)} (all-reduce) or {@code N−1} steps
+ *   of one chunk each, and a step's cost depends on its chunk, its channels and its protocol, not
+ *   on N (the share of hops that leave a node is {@code 1/ranks per node} at any N). So two exact
+ *   rings on the target's channels moving the target's bytes per step give the step's cost and the
+ *   pipeline's fill, {@code T = x + y·(N−1)}, exact up to the fill;</li>
+ *   <li>tree and split tree ({@link #fit}): every rank moves the whole buffer through a pipeline as
+ *   deep as the tree, which grows by one level each time the nodes double, so at a fixed size
+ *   {@code T = a + b·log2(nodes)} through two exact runs. It holds where a level adds its fill and
+ *   nothing else; the chunks shrinking as the tree deepens (DESIGN.md's chunking) and the links a
+ *   deeper tree shares bend it, by the percent docs/simulator.md gives.</li>
  * </ul>
- * The two exact runs fix {@code a} and {@code b} (plans, channels and chunks as the engine makes
- * them at those sizes, contention included); the law carries them to the target. The laws hold
- * where adding nodes adds hops and nothing else: the nodes alike, the network non-blocking for
- * the ring's and trees' few flows between leaves (a ring leaves a leaf once per channel).
- * {@code jccl simscale} checks them against exact runs at 1,024 ranks; docs/simulator.md has the
- * figures.
+ * {@code jccl simscale} checks both against exact runs at 1,024 ranks.
  *
  * <pre>{@code
  * ScaledPrediction s = new ScaledPrediction(nodes -> CallSimulator.gpu(new ClusterFabric(nodes, 8, 450, 8, 400,
@@ -59,13 +60,42 @@ public final class ScaledPrediction {
      * {@code a} in {@code p} on {@code nodes} nodes.
      */
     public double micros(int nodes, Collective c, long bytes, DataType type, Algorithm a, Protocol p) {
-        return fit(c, bytes, type, a, p).at(nodes);
+        return a == Algorithm.RING ? ringAtItsStep(nodes, c, bytes, type, p) : fit(c, bytes, type, a, p).at(nodes);
     }
 
-    /** The law of {@code c} of {@code bytes} by {@code a} in {@code p}, fixed by the two exact runs, for any node count. */
+    /**
+     * A ring on {@code nodes} nodes from two exact rings that make the same steps: each on the
+     * target's channels, moving the target's bytes per step (the call's bytes scaled by their
+     * ranks over the target's). Every step of a ring then costs what it costs at the target, the
+     * share of steps that cross nodes is the same ({@code 1/perNode}), and the time is
+     * {@code x + y·(N−1)}: the steps, plus the pipeline's fill and the launch. Unlike
+     * {@link Fit}'s law at a fixed size, it holds where the steps go from bandwidth-bound (few
+     * ranks, large chunks) to latency-bound (many ranks, small chunks).
+     */
+    double ringAtItsStep(int nodes, Collective c, long bytes, DataType type, Protocol p) {
+        CallSimulator small = simulatorOf.apply(smallNodes);
+        int perNode = small.simulator().fabric().nranks() / smallNodes;
+        long target = (long) nodes * perNode;
+        int channels = small.choice(c, count(c, bytes, type, (int) Math.min(Integer.MAX_VALUE, target)), type, Algorithm.RING)
+                .channels();
+        double[] t = new double[2];
+        int[] sizes = {smallNodes, largeNodes};
+        for (int i = 0; i < 2; i++) {
+            long ranks = (long) sizes[i] * perNode;
+            long probe = Math.max(type.size(), (long) (bytes * ((double) ranks / target)));
+            CallSimulator s = (i == 0 ? small : simulatorOf.apply(sizes[i])).withChannels(channels);
+            t[i] = s.predict(c, count(c, probe, type, (int) ranks), type, Algorithm.RING, p).micros();
+        }
+        double n1 = (double) smallNodes * perNode - 1;
+        double n2 = (double) largeNodes * perNode - 1;
+        return t[0] + (t[1] - t[0]) * (target - 1 - n1) / (n2 - n1);
+    }
+
+    /** The tree's law for {@code c} of {@code bytes} by {@code a} in {@code p} through the two exact runs, for any node count. */
     public Fit fit(Collective c, long bytes, DataType type, Algorithm a, Protocol p) {
-        if (!scales(a)) {
-            throw new IllegalArgumentException(a.id() + " has no law for more nodes; simulate it exactly");
+        if (!scales(a) || a == Algorithm.RING) {
+            throw new IllegalArgumentException(a.id() + " has no law at a fixed size" + (a == Algorithm.RING
+                    ? "; a ring is predicted at its step (micros)" : "; simulate it exactly"));
         }
         CallSimulator small = simulatorOf.apply(smallNodes);
         CallSimulator large = simulatorOf.apply(largeNodes);
@@ -76,33 +106,19 @@ public final class ScaledPrediction {
     }
 
     /**
-     * The law of {@code a} through two exact runs' times: {@code t1} µs on {@code nodes1} nodes,
-     * {@code t2} on {@code nodes2} (more), {@code perNode} ranks a node.
+     * The tree's law through two exact runs' times: {@code t1} µs on {@code nodes1} nodes,
+     * {@code t2} on {@code nodes2} (more), {@code perNode} ranks a node: {@code T = a + b·log2(nodes)}.
      */
     public record Fit(Algorithm algorithm, int perNode, int nodes1, double t1, int nodes2, double t2) {
         public Fit {
-            if (!scales(algorithm) || perNode < 1 || nodes1 < 1 || nodes2 <= nodes1) {
-                throw new IllegalArgumentException("a law of " + algorithm.id() + " through " + nodes1 + " and " + nodes2
+            if (!scales(algorithm) || algorithm == Algorithm.RING || perNode < 1 || nodes1 < 1 || nodes2 <= nodes1) {
+                throw new IllegalArgumentException("a tree's law of " + algorithm.id() + " through " + nodes1 + " and " + nodes2
                         + " nodes of " + perNode + " ranks");
             }
         }
 
         /** µs on {@code nodes} nodes. */
         public double at(int nodes) {
-            if (algorithm == Algorithm.RING) {
-                double n1 = nodes1 * (double) perNode;
-                double n2 = nodes2 * (double) perNode;
-                double n = nodes * (double) perNode;
-                // T = x·(N−1) + y·(N−1)/N, solved for x and y
-                double p1 = n1 - 1;
-                double q1 = (n1 - 1) / n1;
-                double p2 = n2 - 1;
-                double q2 = (n2 - 1) / n2;
-                double det = p1 * q2 - p2 * q1;
-                double x = (t1 * q2 - t2 * q1) / det;
-                double y = (p1 * t2 - p2 * t1) / det;
-                return x * (n - 1) + y * (n - 1) / n;
-            }
             double d1 = log2(nodes1);
             double d2 = log2(nodes2);
             double b = (t2 - t1) / (d2 - d1);
