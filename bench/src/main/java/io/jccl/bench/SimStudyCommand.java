@@ -37,8 +37,8 @@ final class SimStudyCommand {
               All-reduce (float) on nodes of 8 GPUs (NVLink 450 GB/s, a 400 Gbit/s NIC per GPU, NET default
               fat-tree), one call alone, each algorithm in the protocol and on the channels the GPU tuner gives
               it. A point is simulated exactly when it plays at most --budget steps (default 24M); beyond that
-              the ring is predicted from two exact rings at its bytes per step (the largest exact node counts
-              within a quarter of the budget), the tree by its law through its two largest exact points on
+              ring, hierring and torus2d are predicted from two exact runs at their bytes per step (the largest
+              exact node counts within a quarter of the budget), the tree by its law through its two largest exact points on
               2 nodes or more (ScaledPrediction); the others are left out ("-"). Beside each ring and tree
               point, NCCL's model's time for the same call (NcclModel). PAT has no all-reduce of its own (as
               in NCCL): its row is its reduce-scatter then its all-gather.
@@ -166,20 +166,22 @@ final class SimStudyCommand {
                     String.format(Locale.ROOT, "not simulated: %,d steps", steps), model);
         }
         List<double[]> known = exact.getOrDefault(choice.protocol(), List.of());
-        if (a == Algorithm.RING) {
+        if (ScaledPrediction.atItsStep(a)) {
             // probes at the target's bytes per step: they play as many steps as the exact runs on
             // as many nodes, so the two largest exact ones within a quarter of the budget
-            List<double[]> cheap = known.stream().filter(k -> (long) k[2] * 4 <= budget).toList();
+            // nodes (any protocol: the probes run in the target's) whose exact runs played few enough steps
+            List<double[]> cheap = exact.values().stream().flatMap(List::stream).filter(k -> (long) k[2] * 4 <= budget)
+                    .sorted(java.util.Comparator.comparingDouble(k -> k[0])).toList();
             if (cheap.size() < 2) {
                 return new Point(ranks, size, a, proto, choice.channels(), steps, Double.NaN,
-                        "not simulated: fewer than two exact points in " + proto + " within a quarter of the budget", model);
+                        "not simulated: fewer than two exact points within a quarter of the budget", model);
             }
             int n1 = (int) cheap.get(cheap.size() - 2)[0];
             int n2 = (int) cheap.get(cheap.size() - 1)[0];
             double us = new ScaledPrediction(sim, n1, n2).micros(nodes, Collective.ALL_REDUCE, size, DataType.FLOAT32, a,
                     choice.protocol());
             return new Point(ranks, size, a, proto, choice.channels(), steps, us,
-                    String.format(Locale.ROOT, "ring at its step from %d and %d ranks", n1 * 8, n2 * 8), model);
+                    String.format(Locale.ROOT, "at its step from %d and %d ranks", n1 * 8, n2 * 8), model);
         }
         if (known.size() < 2) {
             return new Point(ranks, size, a, proto, choice.channels(), steps, Double.NaN,

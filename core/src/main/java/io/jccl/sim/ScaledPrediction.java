@@ -52,7 +52,16 @@ public final class ScaledPrediction {
 
     /** Whether {@code a}'s time follows a law this class knows. */
     public static boolean scales(Algorithm a) {
-        return a == Algorithm.RING || a == Algorithm.TREE || a == Algorithm.SPLIT_TREE;
+        return atItsStep(a) || a == Algorithm.TREE || a == Algorithm.SPLIT_TREE;
+    }
+
+    /**
+     * Whether {@code a} is a ring between nodes whose steps each move one chunk of the buffer cut in
+     * as many as there are ranks: the ring, the hierarchical ring (a ring of nodes, a node's ranks
+     * each carrying a slice) and the 2D torus (the same, a ring inside the node per chunk).
+     */
+    public static boolean atItsStep(Algorithm a) {
+        return a == Algorithm.RING || a == Algorithm.HIER_RING || a == Algorithm.TORUS_2D;
     }
 
     /**
@@ -60,7 +69,7 @@ public final class ScaledPrediction {
      * {@code a} in {@code p} on {@code nodes} nodes.
      */
     public double micros(int nodes, Collective c, long bytes, DataType type, Algorithm a, Protocol p) {
-        return a == Algorithm.RING ? ringAtItsStep(nodes, c, bytes, type, p) : fit(c, bytes, type, a, p).at(nodes);
+        return atItsStep(a) ? ringAtItsStep(nodes, c, bytes, type, a, p) : fit(c, bytes, type, a, p).at(nodes);
     }
 
     /**
@@ -72,19 +81,18 @@ public final class ScaledPrediction {
      * {@link Fit}'s law at a fixed size, it holds where the steps go from bandwidth-bound (few
      * ranks, large chunks) to latency-bound (many ranks, small chunks).
      */
-    double ringAtItsStep(int nodes, Collective c, long bytes, DataType type, Protocol p) {
+    double ringAtItsStep(int nodes, Collective c, long bytes, DataType type, Algorithm a, Protocol p) {
         CallSimulator small = simulatorOf.apply(smallNodes);
         int perNode = small.simulator().fabric().nranks() / smallNodes;
         long target = (long) nodes * perNode;
-        int channels = small.choice(c, count(c, bytes, type, (int) Math.min(Integer.MAX_VALUE, target)), type, Algorithm.RING)
-                .channels();
+        int channels = small.choice(c, count(c, bytes, type, (int) Math.min(Integer.MAX_VALUE, target)), type, a).channels();
         double[] t = new double[2];
         int[] sizes = {smallNodes, largeNodes};
         for (int i = 0; i < 2; i++) {
             long ranks = (long) sizes[i] * perNode;
             long probe = Math.max(type.size(), (long) (bytes * ((double) ranks / target)));
             CallSimulator s = (i == 0 ? small : simulatorOf.apply(sizes[i])).withChannels(channels);
-            t[i] = s.predict(c, count(c, probe, type, (int) ranks), type, Algorithm.RING, p).micros();
+            t[i] = s.predict(c, count(c, probe, type, (int) ranks), type, a, p).micros();
         }
         double n1 = (double) smallNodes * perNode - 1;
         double n2 = (double) largeNodes * perNode - 1;
@@ -93,8 +101,8 @@ public final class ScaledPrediction {
 
     /** The tree's law for {@code c} of {@code bytes} by {@code a} in {@code p} through the two exact runs, for any node count. */
     public Fit fit(Collective c, long bytes, DataType type, Algorithm a, Protocol p) {
-        if (!scales(a) || a == Algorithm.RING) {
-            throw new IllegalArgumentException(a.id() + " has no law at a fixed size" + (a == Algorithm.RING
+        if (!scales(a) || atItsStep(a)) {
+            throw new IllegalArgumentException(a.id() + " has no law at a fixed size" + (atItsStep(a)
                     ? "; a ring is predicted at its step (micros)" : "; simulate it exactly"));
         }
         CallSimulator small = simulatorOf.apply(smallNodes);
@@ -111,7 +119,7 @@ public final class ScaledPrediction {
      */
     public record Fit(Algorithm algorithm, int perNode, int nodes1, double t1, int nodes2, double t2) {
         public Fit {
-            if (!scales(algorithm) || algorithm == Algorithm.RING || perNode < 1 || nodes1 < 1 || nodes2 <= nodes1) {
+            if (!scales(algorithm) || atItsStep(algorithm) || perNode < 1 || nodes1 < 1 || nodes2 <= nodes1) {
                 throw new IllegalArgumentException("a tree's law of " + algorithm.id() + " through " + nodes1 + " and " + nodes2
                         + " nodes of " + perNode + " ranks");
             }
