@@ -178,8 +178,13 @@ final class SimStudyCommand {
             }
             int n1 = (int) cheap.get(cheap.size() - 2)[0];
             int n2 = (int) cheap.get(cheap.size() - 1)[0];
-            double us = new ScaledPrediction(sim, n1, n2).micros(nodes, Collective.ALL_REDUCE, size, DataType.FLOAT32, a,
-                    choice.protocol());
+            double us;
+            try {
+                us = new ScaledPrediction(sim, n1, n2).micros(nodes, Collective.ALL_REDUCE, size, DataType.FLOAT32, a,
+                        choice.protocol());
+            } catch (IllegalArgumentException e) {
+                return new Point(ranks, size, a, proto, choice.channels(), steps, Double.NaN, "not simulated: " + e.getMessage(), model);
+            }
             return new Point(ranks, size, a, proto, choice.channels(), steps, us,
                     String.format(Locale.ROOT, "at its step from %d and %d ranks", n1 * 8, n2 * 8), model);
         }

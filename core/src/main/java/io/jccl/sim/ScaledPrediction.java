@@ -79,13 +79,20 @@ public final class ScaledPrediction {
      * share of steps that cross nodes is the same ({@code 1/perNode}), and the time is
      * {@code x + y·(N−1)}: the steps, plus the pipeline's fill and the launch. Unlike
      * {@link Fit}'s law at a fixed size, it holds where the steps go from bandwidth-bound (few
-     * ranks, large chunks) to latency-bound (many ranks, small chunks).
+     * ranks, large chunks) to latency-bound (many ranks, small chunks); not where a step would
+     * move under one element, which it refuses.
      */
-    double ringAtItsStep(int nodes, Collective c, long bytes, DataType type, Algorithm a, Protocol p) {
+    private double ringAtItsStep(int nodes, Collective c, long bytes, DataType type, Algorithm a, Protocol p) {
         CallSimulator small = simulatorOf.apply(smallNodes);
         int perNode = small.simulator().fabric().nranks() / smallNodes;
         long target = (long) nodes * perNode;
         int channels = small.choice(c, count(c, bytes, type, (int) Math.min(Integer.MAX_VALUE, target)), type, a).channels();
+        if ((double) bytes / target / channels < type.size()) {
+            // steps of no element are not made, so the probes' steps and the target's would differ
+            throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+                    "%s of %d B on %d ranks and %d channels moves under one element a step; simulate it exactly", a.id(), bytes,
+                    target, channels));
+        }
         double[] t = new double[2];
         int[] sizes = {smallNodes, largeNodes};
         for (int i = 0; i < 2; i++) {

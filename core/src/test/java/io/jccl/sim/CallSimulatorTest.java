@@ -120,6 +120,9 @@ class CallSimulatorTest {
             double predicted = wider.micros(16, Collective.ALL_REDUCE, 1 << 20, DataType.FLOAT32, a, Protocol.SIMPLE);
             assertThat(predicted).as(a.id()).isCloseTo(exact, within(0.02 * exact));
         }
+        // 128 B on 64 ranks (one channel): half an element a step
+        assertThatThrownBy(() -> s.micros(8, Collective.ALL_REDUCE, 128, DataType.FLOAT32, Algorithm.RING, Protocol.SIMPLE))
+                .hasMessageContaining("under one element a step");
         for (Algorithm a : new Algorithm[] {Algorithm.RING, Algorithm.HIER_RING, Algorithm.TORUS_2D}) {
             assertThatThrownBy(() -> s.fit(Collective.ALL_REDUCE, 1 << 20, DataType.FLOAT32, a, Protocol.SIMPLE))
                     .hasMessageContaining("at its step");
