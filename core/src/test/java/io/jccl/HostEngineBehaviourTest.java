@@ -64,6 +64,38 @@ class HostEngineBehaviourTest {
     }
 
     @Test
+    void aTimeoutBehindAPeerThatWaitsTooNamesTheThreadThatDidNotCall() {
+        // a ring of 4 threads, rank 3 never calls: rank 0 waits on rank 3, ranks 1 and 2 on ranks that called and wait too
+        Communicator[] comms = Communicator.initAll(4, Config.defaults().withTimeout(Duration.ofMillis(300)).withAlgorithms("ring"));
+        HostStream[] streams = {new HostStream(), new HostStream(), new HostStream()};
+        try (Arena a = Arena.ofShared()) {
+            for (int r = 0; r < 3; r++) {
+                MemorySegment b = floats(a, 12, 0);
+                comms[r].allReduce(b, b, 12, DataType.FLOAT32, RedOp.SUM, streams[r]);
+            }
+            List<JcclException> timeouts = new ArrayList<>();
+            for (HostStream s : streams) {
+                try {
+                    s.synchronize();
+                } catch (JcclException e) {
+                    if (e.code() == ErrorCode.TIMEOUT) {
+                        timeouts.add(e);
+                    }
+                }
+            }
+            assertThat(timeouts).isNotEmpty().allSatisfy(e -> assertThat(e.getMessage())
+                    .contains("rank 3, a thread of this process, did not make the matching call"));
+        } finally {
+            for (HostStream s : streams) {
+                s.close();
+            }
+            for (Communicator c : comms) {
+                c.close();
+            }
+        }
+    }
+
+    @Test
     void aMissingPeerTimesOutNamingRankPeerChannelAndStepThenTheCommunicatorRefusesWork() {
         Communicator[] comms = Communicator.initAll(3, Config.defaults().withTimeout(Duration.ofMillis(300)).withAlgorithms("ring"));
         HostStream s0 = new HostStream();

@@ -168,6 +168,11 @@ public final class HostComm extends EngineRank {
         return op == 0 ? 0 : now - probedSince;
     }
 
+    /** The number of the operation this rank started last (0 before the first). */
+    long lastStarted() {
+        return executor.lastStarted();
+    }
+
     /** The memory of the FIFOs this rank receives on. */
     Arena arena() {
         return executor.arena();

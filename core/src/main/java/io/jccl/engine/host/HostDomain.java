@@ -131,6 +131,29 @@ final class HostDomain implements NetOwner, Wait.Watch {
         return r < 0 ? null : "rank " + r + ", a thread of this process, closed its communicator while this call needed it";
     }
 
+    /**
+     * A rank of this process that has not started the operation {@code rank} is in (its number is
+     * lower): {@code peer} if it has not, else the first other one, else -1. It tells which thread
+     * a wait that timed out really waits for when the peer it waits on made the call and waits too.
+     */
+    int behind(int rank, int peer) {
+        HostComm me = comms[rank];
+        if (me == null) {
+            return -1;
+        }
+        long mine = me.lastStarted();
+        if (comms[peer] != null && comms[peer].lastStarted() < mine) {
+            return peer;
+        }
+        for (int r = 0; r < comms.length; r++) {
+            HostComm c = comms[r];
+            if (c != null && c.lastStarted() < mine) {
+                return r;
+            }
+        }
+        return -1;
+    }
+
     /** The first local rank that closed its communicator, or -1. */
     int closedRank() {
         return closedRank;

@@ -147,6 +147,11 @@ final class RankExecutor {
         return current;
     }
 
+    /** The number of the operation started last (0 before the first). */
+    long lastStarted() {
+        return started;
+    }
+
     /** The number of the operation under way, or 0 between operations. */
     long running() {
         long s = started;

@@ -76,7 +76,10 @@ final class WaitFailures {
             return "a peer did not make the matching call";
         }
         if (peers == null || peers.inProcess(peer)) {
-            return "rank " + peer + ", a thread of this process, did not make the matching call";
+            int behind = domain.behind(rank, peer);
+            return behind < 0 || behind == peer ? "rank " + peer + ", a thread of this process, did not make the matching call"
+                    : "rank " + peer + ", a thread of this process, made the call and waits too; rank " + behind
+                            + ", a thread of this process, did not make the matching call";
         }
         if (peers.transport(peer) == Transport.NET) {
             boolean made = data ? domain.fifos.netConnected(peer, rank) : domain.fifos.netConnected(rank, peer);
