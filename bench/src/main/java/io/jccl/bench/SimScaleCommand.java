@@ -94,7 +94,7 @@ final class SimScaleCommand {
                     peak.mib(), p.result().steps(), p.result().events());
             out.flush();
             ScaledPrediction law = new ScaledPrediction(sim, small, large);
-            String how = "from " + small * 8 + " and " + large * 8 + (a == Algorithm.RING ? " at its step" : "");
+            String how = "from " + small * 8 + " and " + large * 8 + (ScaledPrediction.atItsStep(a) ? " at its step" : "");
             peak.reset();
             t0 = System.nanoTime();
             double check = law.micros(exact, Collective.ALL_REDUCE, size, DataType.FLOAT32, a, Protocol.SIMPLE);

@@ -27,8 +27,8 @@ import java.util.Map;
 /**
  * {@code jccl simstudy}: the scaling study of docs/simulator.md. All-reduce time against the rank
  * count for several algorithms and sizes on a GPU cluster, each point simulated exactly where it
- * is affordable, else predicted from exact runs by {@link ScaledPrediction} (ring and tree), else
- * left out; beside NCCL's model for the same call (ring and tree).
+ * is affordable, else predicted from exact runs by {@link ScaledPrediction} (ring, hierarchical
+ * ring, 2D torus, tree), else left out; beside NCCL's model for the same call (ring and tree).
  */
 final class SimStudyCommand {
     static final String USAGE = """
@@ -37,13 +37,14 @@ final class SimStudyCommand {
               All-reduce (float) on nodes of 8 GPUs (NVLink 450 GB/s, a 400 Gbit/s NIC per GPU, NET default
               fat-tree), one call alone, each algorithm in the protocol and on the channels the GPU tuner gives
               it. A point is simulated exactly when it plays at most --budget steps (default 24M); beyond that
-              ring, hierring and torus2d are predicted from two exact runs at their bytes per step (the largest
-              exact node counts within a quarter of the budget), the tree by its law through its two largest exact points on
-              2 nodes or more (ScaledPrediction); the others are left out ("-"). Beside each ring and tree
-              point, NCCL's model's time for the same call (NcclModel). PAT has no all-reduce of its own (as
-              in NCCL): its row is its reduce-scatter then its all-gather.
+              ring, hierring and torus2d are predicted from two exact runs at their bytes per step (the
+              largest exact node counts within a quarter of the budget; not where a step moves under one
+              element), the tree by its law through its two largest exact points on 2 nodes or more
+              (ScaledPrediction); the others are left out ("-"). Beside each ring and tree point, NCCL's
+              model's time for the same call (NcclModel). PAT has no all-reduce of its own (as in NCCL):
+              its row is its reduce-scatter then its all-gather, at least one element per GPU.
               --nodes default 1,2,4,...,2048 (8 to 16,384 GPUs); --sizes default 8,1M,1G;
-              --algos default ring,tree,hierring,torus2d,pat,rhd. Run with JDK_JAVA_OPTIONS=-Xmx8g.""";
+              --algos default ring,tree,hierring,torus2d,pat,rhd. Run with JDK_JAVA_OPTIONS=-Xmx10g.""";
 
     /** One point of the study: {@code steps} those an exact simulation plays (whether or not it was played). */
     record Point(int ranks, long size, Algorithm algorithm, String protocol, int channels, long steps, double micros, String how,
@@ -165,11 +166,9 @@ final class SimStudyCommand {
             return new Point(ranks, size, a, proto, choice.channels(), steps, Double.NaN,
                     String.format(Locale.ROOT, "not simulated: %,d steps", steps), model);
         }
-        List<double[]> known = exact.getOrDefault(choice.protocol(), List.of());
         if (ScaledPrediction.atItsStep(a)) {
-            // probes at the target's bytes per step: they play as many steps as the exact runs on
-            // as many nodes, so the two largest exact ones within a quarter of the budget
-            // nodes (any protocol: the probes run in the target's) whose exact runs played few enough steps
+            // The probes play as many steps as the exact runs on as many nodes: the two largest of
+            // those (any protocol: the probes run in the target's) within a quarter of the budget.
             List<double[]> cheap = exact.values().stream().flatMap(List::stream).filter(k -> (long) k[2] * 4 <= budget)
                     .sorted(java.util.Comparator.comparingDouble(k -> k[0])).toList();
             if (cheap.size() < 2) {
@@ -188,6 +187,7 @@ final class SimStudyCommand {
             return new Point(ranks, size, a, proto, choice.channels(), steps, us,
                     String.format(Locale.ROOT, "at its step from %d and %d ranks", n1 * 8, n2 * 8), model);
         }
+        List<double[]> known = exact.getOrDefault(choice.protocol(), List.of());
         if (known.size() < 2) {
             return new Point(ranks, size, a, proto, choice.channels(), steps, Double.NaN,
                     "not simulated: fewer than two exact points in " + proto, model);

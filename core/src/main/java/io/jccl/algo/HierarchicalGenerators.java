@@ -52,10 +52,8 @@ final class HierarchicalGenerators {
         int S = g.S;
         return Tiles.perLane(Algorithm.HIER_RING, Collective.ALL_REDUCE, call, lanes, Math.multiplyExact(maxMessage, (long) n),
                 (b, c, ps, pl) -> {
-            for (int x = 0; x < n; x++) {
-                if (!b.ranks().contains(x)) {
-                    continue; // planned rank by rank: only the builder's ranks' steps are kept
-                }
+            for (int slot = 0; slot < b.ranks().size(); slot++) {
+                int x = b.ranks().rank(slot);
                 int s = g.server(x);
                 int i = g.index(x);
                 List<Link> locals = g.localPeers(x, c);
@@ -107,10 +105,8 @@ final class HierarchicalGenerators {
         int R = g.R;
         return Tiles.perLane(Algorithm.TORUS_2D, Collective.ALL_REDUCE, call, lanes, Math.multiplyExact(maxMessage, (long) n),
                 (b, c, ps, pl) -> {
-            for (int x = 0; x < n; x++) {
-                if (!b.ranks().contains(x)) {
-                    continue; // planned rank by rank: only the builder's ranks' steps are kept
-                }
+            for (int slot = 0; slot < b.ranks().size(); slot++) {
+                int x = b.ranks().rank(slot);
                 int s = g.server(x);
                 int i = g.index(x);
                 List<Link> prev = Steps.linkIf(S > 1, g.rank(s - 1, i), c);

@@ -47,10 +47,8 @@ final class PatGenerators {
             // A lane holding whole blocks (small calls) sends a step's consecutive blocks as one
             // message, as PAT aggregates them: they are consecutive in the output.
             boolean whole = pl == count;
-            for (int r = 0; r < n; r++) {
-                if (!b.ranks().contains(r)) {
-                    continue; // planned rank by rank: only the builder's ranks' steps are kept
-                }
+            for (int slot = 0; slot < b.ranks().size(); slot++) {
+                int r = b.ranks().rank(slot);
                 Region own = Region.output(r * count + ps, pl);
                 if (n == 1) {
                     b.add(r, c, Step.localCopy(Region.input(ps, pl), own, false));
@@ -125,10 +123,8 @@ final class PatGenerators {
             for (int k = steps(n) - 1; k >= 0; k--) {
                 int d = 1 << k;
                 int m = blocks(n, k);
-                for (int r = 0; r < n; r++) {
-                    if (!b.ranks().contains(r)) {
-                        continue; // planned rank by rank: only the builder's ranks' steps are kept
-                    }
+                for (int slot = 0; slot < b.ranks().size(); slot++) {
+                    int r = b.ranks().rank(slot);
                     List<Region> sends = new java.util.ArrayList<>();
                     List<Region> srcs = new java.util.ArrayList<>();
                     List<Region> dsts = new java.util.ArrayList<>();

@@ -34,10 +34,8 @@ final class PipelineGenerators {
         int n = call.nranks();
         long count = call.count();
         return Tiles.perLane(Algorithm.PIPELINE, Collective.ALL_GATHER, call, ch.count(), maxMessage, (b, c, ps, pl) -> {
-            for (int x = 0; x < n; x++) {
-                if (!b.ranks().contains(x)) {
-                    continue; // planned rank by rank: only the builder's ranks' steps are kept
-                }
+            for (int slot = 0; slot < b.ranks().size(); slot++) {
+                int x = b.ranks().rank(slot);
                 int s = g.server(x);
                 int i = g.index(x);
                 List<Link> locals = g.localPeers(x, c);
@@ -67,10 +65,8 @@ final class PipelineGenerators {
         int n = call.nranks();
         long count = call.count();
         return Tiles.perLane(Algorithm.PIPELINE, Collective.REDUCE_SCATTER, call, ch.count(), maxMessage, (b, c, ps, pl) -> {
-            for (int x = 0; x < n; x++) {
-                if (!b.ranks().contains(x)) {
-                    continue; // planned rank by rank: only the builder's ranks' steps are kept
-                }
+            for (int slot = 0; slot < b.ranks().size(); slot++) {
+                int x = b.ranks().rank(slot);
                 int s = g.server(x);
                 int i = g.index(x);
                 List<Link> locals = g.localPeers(x, c);
@@ -101,10 +97,8 @@ final class PipelineGenerators {
         int n = call.nranks();
         long count = call.count();
         return Tiles.perLane(Algorithm.PIPELINE, Collective.ALL_TO_ALL, call, ch.count(), maxMessage, (b, c, ps, pl) -> {
-            for (int x = 0; x < n; x++) {
-                if (!b.ranks().contains(x)) {
-                    continue; // planned rank by rank: only the builder's ranks' steps are kept
-                }
+            for (int slot = 0; slot < b.ranks().size(); slot++) {
+                int x = b.ranks().rank(slot);
                 int s = g.server(x);
                 int i = g.index(x);
                 b.add(x, c, Step.localCopy(Region.input(x * count + ps, pl), Region.output(x * count + ps, pl), false));

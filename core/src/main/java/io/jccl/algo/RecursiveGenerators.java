@@ -101,10 +101,8 @@ final class RecursiveGenerators {
                 b.add(0, c, Step.localCopy(Region.input(ps, pl), Region.output(ps, pl), true));
                 return;
             }
-            for (int x = 0; x < n; x++) {
-                if (!b.ranks().contains(x)) {
-                    continue; // planned rank by rank: only the builder's ranks' steps are kept
-                }
+            for (int slot = 0; slot < b.ranks().size(); slot++) {
+                int x = b.ranks().rank(slot);
                 if (f.folded(x)) {
                     int into = x + 1;
                     foldedRank(b, x, into, c, ps, pl, maxMessage, fold -> halvingPieces(f, into, ps, pl, maxMessage, fold));
@@ -231,10 +229,8 @@ final class RecursiveGenerators {
                 return;
             }
             int np = pieces(pl, maxMessage);
-            for (int x = 0; x < n; x++) {
-                if (!b.ranks().contains(x)) {
-                    continue; // planned rank by rank: only the builder's ranks' steps are kept
-                }
+            for (int slot = 0; slot < b.ranks().size(); slot++) {
+                int x = b.ranks().rank(slot);
                 if (f.folded(x)) {
                     foldedRank(b, x, x + 1, c, ps, pl, maxMessage, fold -> {
                         for (int z = 0; z < np; z++) {

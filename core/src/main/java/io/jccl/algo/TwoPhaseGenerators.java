@@ -31,10 +31,8 @@ final class TwoPhaseGenerators {
         int n = call.nranks();
         long count = call.count();
         return Tiles.perLane(Algorithm.HIER_2PHASE, Collective.ALL_GATHER, call, ch.count(), maxMessage, (b, c, ps, pl) -> {
-            for (int x = 0; x < n; x++) {
-                if (!b.ranks().contains(x)) {
-                    continue; // planned rank by rank: only the builder's ranks' steps are kept
-                }
+            for (int slot = 0; slot < b.ranks().size(); slot++) {
+                int x = b.ranks().rank(slot);
                 int s = g.server(x);
                 int i = g.index(x);
                 for (int t = 0; t < g.S; t++) {
@@ -63,10 +61,8 @@ final class TwoPhaseGenerators {
         long count = call.count();
         int S = g.S;
         return Tiles.perLane(Algorithm.HIER_2PHASE, Collective.REDUCE_SCATTER, call, ch.count(), maxMessage, (b, c, ps, pl) -> {
-            for (int x = 0; x < n; x++) {
-                if (!b.ranks().contains(x)) {
-                    continue; // planned rank by rank: only the builder's ranks' steps are kept
-                }
+            for (int slot = 0; slot < b.ranks().size(); slot++) {
+                int x = b.ranks().rank(slot);
                 int s = g.server(x);
                 int i = g.index(x);
                 List<Link> locals = g.localPeers(x, c);
