@@ -11,7 +11,20 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.IntFunction;
+
+import static io.jccl.sim.LanePrograms.BYTES;
+import static io.jccl.sim.LanePrograms.COST_DOUBLES;
+import static io.jccl.sim.LanePrograms.END_SLOT;
+import static io.jccl.sim.LanePrograms.FIRST_SLOT;
+import static io.jccl.sim.LanePrograms.MICROS;
+import static io.jccl.sim.LanePrograms.RECVS;
+import static io.jccl.sim.LanePrograms.RUNS;
+import static io.jccl.sim.LanePrograms.STEP_INTS;
 
 /**
  * Plays a plan in simulated time, step by step, as the engines run it: every lane of every rank
@@ -86,177 +99,258 @@ public final class Simulator {
         }
         int n = fabric.nranks();
         Connections conns = new Connections(n);
-        LaneProgram[] programs = programs(planOf, p, elementSize, conns);
-        return new Run(programs, conns, p, calls).play();
+        LanePrograms.Builder programs = programs(planOf, p, elementSize, conns);
+        return new Run(programs.build(conns.byChannelAndSender()), conns, p, calls).play();
     }
 
-    private LaneProgram[] programs(IntFunction<Plan> planOf, Protocol p, int elementSize, Connections conns) {
+    private LanePrograms.Builder programs(IntFunction<Plan> planOf, Protocol p, int elementSize, Connections conns) {
         int n = fabric.nranks();
-        LaneProgram[] all = new LaneProgram[16];
-        int count = 0;
-        for (int r = 0; r < n; r++) {
-            Plan plan = planOf.apply(r);
-            if (plan.nranks() != n) {
-                throw new IllegalArgumentException("a plan of " + plan.nranks() + " ranks on " + fabric);
-            }
-            List<Segment> segments = plan.segments(r);
-            for (int l = 0; l < plan.lanes(); l++) {
-                if (count == all.length) {
-                    all = Arrays.copyOf(all, count * 2);
+        LanePrograms.Builder b = new LanePrograms.Builder();
+        // Ranks plan alone, as the engines' ranks do (the planner is safe to share between threads):
+        // a second thread plans the next rank while this one reads the last.
+        ExecutorService planner = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("jccl-sim-planner").factory());
+        try {
+            Future<Plan> next = planner.submit(() -> planOf.apply(0));
+            for (int r = 0; r < n; r++) {
+                Plan plan = planned(next);
+                int following = r + 1;
+                if (following < n) {
+                    next = planner.submit(() -> planOf.apply(following));
                 }
-                all[count++] = program(r, l, segments, p, elementSize, conns);
+                read(plan, r, b, p, elementSize, conns);
             }
+        } finally {
+            planner.shutdownNow();
         }
-        return Arrays.copyOf(all, count);
+        return b;
     }
 
-    private LaneProgram program(int r, int lane, List<Segment> segments, Protocol p, int elementSize, Connections conns) {
-        int total = 0;
-        int links = 0;
-        for (Segment seg : segments) {
-            for (Step st : seg.schedule().stepArray(r, lane)) {
-                total++;
-                links += st.recv().size() + st.send().size();
+    private static Plan planned(Future<Plan> plan) {
+        try {
+            return plan.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
             }
-        }
-        int[] segmentStart = new int[segments.size() + 1];
-        long[] repeat = new long[segments.size()];
-        double[] micros = new double[total];
-        long[] bytes = new long[total];
-        byte[] recvs = new byte[total];
-        int[] connStart = new int[total + 1];
-        int[] connections = new int[links];
-        int i = 0;
-        int c = 0;
-        for (int s = 0; s < segments.size(); s++) {
-            Segment seg = segments.get(s);
-            segmentStart[s] = i;
-            repeat[s] = seg.repeat();
-            for (Step st : seg.schedule().stepArray(r, lane)) {
-                long b = st.count() * elementSize;
-                bytes[i] = b;
-                micros[i] = costs.stepMicros(st, b, p);
-                recvs[i] = (byte) st.recv().size();
-                connStart[i] = c;
-                for (Link in : st.recv()) {
-                    connections[c++] = conns.id(in.channel(), in.peer(), r);
-                }
-                for (Link out : st.send()) {
-                    connections[c++] = conns.id(out.channel(), r, out.peer());
-                }
-                i++;
+            if (e.getCause() instanceof Error er) {
+                throw er;
             }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while planning", e);
         }
-        segmentStart[segments.size()] = i;
-        connStart[total] = c;
-        return new LaneProgram(r, lane, segmentStart, repeat, micros, bytes, recvs, connStart, connections);
     }
 
-    /** The job's connections (channel, from, to), numbered as steps name them. */
+    /** Adds rank {@code r}'s lanes of {@code plan} to {@code b}. */
+    private void read(Plan plan, int r, LanePrograms.Builder b, Protocol p, int elementSize, Connections conns) {
+        if (plan.nranks() != fabric.nranks()) {
+            throw new IllegalArgumentException("a plan of " + plan.nranks() + " ranks on " + fabric);
+        }
+        List<Segment> segments = plan.segments(r);
+        int[] ids = new int[8];
+        for (int lane = 0; lane < plan.lanes(); lane++) {
+            int index = b.lane(r, lane);
+            List<Link> recv = null;
+            List<Link> send = null;
+            for (Segment seg : segments) {
+                b.segment(seg.repeat());
+                for (Step st : seg.schedule().stepArray(r, lane)) {
+                    // consecutive steps mostly name the same links: look their connections up once
+                    if (!st.recv().equals(recv) || !st.send().equals(send)) {
+                        recv = st.recv();
+                        send = st.send();
+                        if (recv.size() + send.size() > ids.length) {
+                            ids = new int[recv.size() + send.size()];
+                        }
+                        int c = 0;
+                        for (Link in : recv) {
+                            ids[c++] = conns.id(in.channel(), in.peer(), r, index, false);
+                        }
+                        for (Link out : send) {
+                            ids[c++] = conns.id(out.channel(), r, out.peer(), index, true);
+                        }
+                    }
+                    long bytes = st.count() * elementSize;
+                    b.step(costs.stepMicros(st, bytes, p), bytes, ids, recv.size(), recv.size() + send.size());
+                }
+            }
+        }
+    }
+
+    /**
+     * The job's connections (channel, from, to), numbered as steps name them, and whether each has
+     * one lane sending on it and one taking from it, as a channel's ring or tree has.
+     */
     private static final class Connections {
         private final int n;
         private final Map<Long, Integer> ids = new HashMap<>();
+        private int[] channel = new int[64];
         private int[] from = new int[64];
         private int[] to = new int[64];
+        private int[] sender = new int[64];
+        private int[] receiver = new int[64];
         private int count;
+        private boolean shared;
 
         Connections(int n) {
             this.n = n;
         }
 
-        int id(int channel, int src, int dst) {
-            long key = ((long) channel * n + src) * n + dst;
+        /** The connection's number, lane {@code lane} sending on it or taking from it. */
+        int id(int ch, int src, int dst, int lane, boolean sending) {
+            long key = ((long) ch * n + src) * n + dst;
             Integer id = ids.get(key);
             if (id == null) {
                 if (count == from.length) {
+                    channel = Arrays.copyOf(channel, count * 2);
                     from = Arrays.copyOf(from, count * 2);
                     to = Arrays.copyOf(to, count * 2);
+                    sender = Arrays.copyOf(sender, count * 2);
+                    receiver = Arrays.copyOf(receiver, count * 2);
                 }
+                channel[count] = ch;
                 from[count] = src;
                 to[count] = dst;
+                sender[count] = -1;
+                receiver[count] = -1;
                 id = count++;
                 ids.put(key, id);
             }
+            int[] users = sending ? sender : receiver;
+            if (users[id] >= 0 && users[id] != lane) {
+                shared = true;
+            }
+            users[id] = lane;
             return id;
+        }
+
+        /**
+         * Renumbers the connections by channel, then sender, then receiver; what each number was
+         * becomes ({@code [old] = new}). The steps' numbers must be mapped through it.
+         */
+        int[] byChannelAndSender() {
+            Integer[] order = new Integer[count];
+            for (int c = 0; c < count; c++) {
+                order[c] = c;
+            }
+            Arrays.sort(order, (x, y) -> channel[x] != channel[y] ? Integer.compare(channel[x], channel[y])
+                    : from[x] != from[y] ? Integer.compare(from[x], from[y]) : Integer.compare(to[x], to[y]));
+            int[] number = new int[count];
+            int[] ch = new int[count];
+            int[] f = new int[count];
+            int[] t = new int[count];
+            for (int k = 0; k < count; k++) {
+                number[order[k]] = k;
+                ch[k] = channel[order[k]];
+                f[k] = from[order[k]];
+                t[k] = to[order[k]];
+            }
+            channel = ch;
+            from = f;
+            to = t;
+            return number;
         }
     }
 
     /** One play of the programs: their state as simulated time goes. */
     private final class Run {
         private static final int NONE = -1;
+        private static final int STEP = 0;
+        private static final int RERUN = 1;
+        private static final int SEGMENT = 2;
+        private static final int STATE = 3;
+        private static final int IDLE = 0;
+        private static final int RUNNING = 1;
+        private static final int DONE = 2;
+        private static final int SENT = 0;
+        private static final int CONSUMED = 1;
+        private static final int DEPTH = 2;
+        private static final int WAIT_RECEIVER = 3;
+        private static final int WAIT_SENDER = 4;
+        private static final int LATENCY = 5;
+        private static final int HOPS = 6;
+        private static final int ROUTE = 7;
 
-        private final LaneProgram[] programs;
+        private final LanePrograms prog;
         private final Protocol protocol;
         private final int calls;
-        // ranks: their lanes (consecutive in programs), how many finished the call, which call
+        // ranks: their lanes (rankLane[rankFirst[r] .. rankFirst[r+1])), how many finished the call, which call
         private final int[] rankFirst;
-        private final int[] rankLanes;
+        private final int[] rankLane;
         private final int[] lanesDone;
         private final int[] rankCall;
         private final double[] callEnd;
         private final EventQueue queue = new EventQueue();
-        // lanes
-        private final int[] segment;
+        /**
+         * Lanes: {@code lanes[4l ..]} | STEP it is at | RERUN: times it ran that step already, in
+         * the step's run | SEGMENT | STATE: IDLE, RUNNING, DONE |; the tile of its segment in {@code pass[l]}.
+         */
+        private final int[] lanes;
         private final long[] pass;
-        private final int[] step;
-        private final boolean[] running;
-        private final boolean[] done;
-        // connections
+        /**
+         * Connections: {@code conn[c·connStride ..]} | SENT messages | CONSUMED | DEPTH slots (a
+         * power of two: a message's slot is its number masked) | WAIT_RECEIVER lane | WAIT_SENDER
+         * lane | LATENCY's bits | HOPS | ROUTE: the links crossed, maxHops of them | then at
+         * {@code arrivals}, a time's bits per slot |: what a step looks at, side by side.
+         */
+        private final long[] conn;
+        private final int connStride;
+        private final int arrivals;
         private final int nconn;
         private final int[] from;
         private final int[] to;
-        private final int[] depth;
-        private final long[] sent;
-        private final long[] consumed;
-        private final double[] arrivals;
-        private final int maxDepth;
-        private final int[] waitingReceiver;
-        private final int[] waitingSender;
-        private final double[] latency;
         private final boolean[] network;
         // links: ports' free times
         private final int[] portStart;
         private final double[] portFree;
         /** Per port, the burst bytes it had left when it went idle at {@link #portFree}. */
         private final double[] portCredit;
-        private final int[] route;
+        /** Per link of several ports, a tournament over them: who is free first (the lower port on a tie), found at once. */
+        private final int[] treeStart;
+        private final int[] treeLeaves;
+        private final int[] winners;
         private final int[] chosen;
         // cores shared by a machine's ranks
         private final double[][] cores;
+        /**
+         * Whether a lane's step may be started ahead, at the arrival of messages already sent: each
+         * connection has one lane sending and one taking, so nothing can take a message or a slot
+         * from the lane in between, and no cores are shared, so a start need not wait its turn on one.
+         */
+        private final boolean ahead;
         private long steps;
         private long messages;
         private long events;
         private double end;
 
-        Run(LaneProgram[] programs, Connections conns, Protocol protocol, int calls) {
-            this.programs = programs;
+        Run(LanePrograms prog, Connections conns, Protocol protocol, int calls) {
+            this.prog = prog;
             this.protocol = protocol;
             this.calls = calls;
             int n = fabric.nranks();
-            rankFirst = new int[n];
-            rankLanes = new int[n];
+            rankFirst = new int[n + 1];
+            rankLane = new int[prog.lanes()];
             lanesDone = new int[n];
             rankCall = new int[n];
             callEnd = new double[calls];
-            Arrays.fill(rankFirst, -1);
-            for (int l = 0; l < programs.length; l++) {
-                int r = programs[l].rank;
-                if (rankFirst[r] < 0) {
-                    rankFirst[r] = l;
-                }
-                rankLanes[r]++;
+            for (int l = 0; l < prog.lanes(); l++) {
+                rankFirst[prog.rank[l] + 1]++;
             }
-            int lanes = programs.length;
-            segment = new int[lanes];
-            pass = new long[lanes];
-            step = new int[lanes];
-            running = new boolean[lanes];
-            done = new boolean[lanes];
+            for (int r = 0; r < n; r++) {
+                rankFirst[r + 1] += rankFirst[r];
+            }
+            int[] filled = Arrays.copyOf(rankFirst, n);
+            for (int l = 0; l < prog.lanes(); l++) {
+                rankLane[filled[prog.rank[l]]++] = l;
+            }
+            lanes = new int[prog.lanes() * 4];
+            pass = new long[prog.lanes()];
             nconn = conns.count;
             from = conns.from;
             to = conns.to;
-            depth = new int[nconn];
-            latency = new double[nconn];
+            int[] depth = new int[nconn];
+            double[] latency = new double[nconn];
             network = new boolean[nconn];
             int most = 1;
             int[] ranksOn = new int[fabric.nranks()];
@@ -272,14 +366,23 @@ public final class Simulator {
                         ranksOn[fabric.machineOf(to[c])]);
                 most = Math.max(most, depth[c]);
             }
-            maxDepth = most;
-            sent = new long[nconn];
-            consumed = new long[nconn];
-            arrivals = new double[nconn * maxDepth];
-            waitingReceiver = new int[nconn];
-            waitingSender = new int[nconn];
-            Arrays.fill(waitingReceiver, NONE);
-            Arrays.fill(waitingSender, NONE);
+            int maxHops = fabric.maxHops();
+            arrivals = ROUTE + maxHops;
+            connStride = arrivals + most;
+            conn = new long[nconn * connStride];
+            int[] route = new int[maxHops];
+            for (int c = 0; c < nconn; c++) {
+                int o = c * connStride;
+                conn[o + DEPTH] = depth[c];
+                conn[o + WAIT_RECEIVER] = NONE;
+                conn[o + WAIT_SENDER] = NONE;
+                conn[o + LATENCY] = Double.doubleToRawLongBits(latency[c]);
+                int hops = fabric.route(from[c], to[c], route);
+                conn[o + HOPS] = hops;
+                for (int h = 0; h < hops; h++) {
+                    conn[o + ROUTE + h] = route[h];
+                }
+            }
             int nlinks = fabric.linkCount();
             portStart = new int[nlinks + 1];
             for (int l = 0; l < nlinks; l++) {
@@ -289,8 +392,25 @@ public final class Simulator {
             // Burst credit starts spent, as in a long run of calls that the rate holds back; a
             // port that idles refills it.
             portCredit = new double[portFree.length];
-            route = new int[fabric.maxHops()];
-            chosen = new int[fabric.maxHops()];
+            treeStart = new int[nlinks];
+            treeLeaves = new int[nlinks];
+            int trees = 0;
+            for (int l = 0; l < nlinks; l++) {
+                int ports = fabric.ports(l);
+                if (ports > 1) {
+                    treeLeaves[l] = Integer.highestOneBit(ports - 1) << 1;
+                    treeStart[l] = trees;
+                    trees += 2 * treeLeaves[l];
+                }
+            }
+            winners = new int[trees];
+            Arrays.fill(winners, NONE);
+            for (int l = 0; l < nlinks; l++) {
+                for (int q = portStart[l]; q < portStart[l + 1] && treeLeaves[l] > 0; q++) {
+                    portChanged(l, q);
+                }
+            }
+            chosen = new int[maxHops];
             if (costs.sharedCores() > 0) {
                 int machines = 0;
                 for (int r = 0; r < fabric.nranks(); r++) {
@@ -300,11 +420,12 @@ public final class Simulator {
             } else {
                 cores = null;
             }
+            ahead = cores == null && !conns.shared;
         }
 
         Result play() {
-            for (int r = 0; r < rankFirst.length; r++) {
-                if (rankFirst[r] >= 0) {
+            for (int r = 0; r < rankFirst.length - 1; r++) {
+                if (rankFirst[r] < rankFirst[r + 1]) {
                     launch(r, costs.launchUs());
                 }
             }
@@ -312,18 +433,18 @@ public final class Simulator {
                 double t = queue.peekTime();
                 int l = queue.poll();
                 events++;
-                if (running[l]) {
+                if (lanes[4 * l + STATE] == RUNNING) {
                     finish(l, t);
                 } else {
                     tryStart(l, t);
                 }
             }
-            for (int l = 0; l < programs.length; l++) {
-                if (!done[l] || rankCall[programs[l].rank] < calls) {
-                    LaneProgram p = programs[l];
-                    throw new IllegalStateException("the plan does not complete: rank " + p.rank + " lane " + p.lane
-                            + " waits at step " + step[l] + " of segment " + segment[l] + ", pass " + pass[l]
-                            + " of call " + rankCall[p.rank]);
+            for (int l = 0; l < prog.lanes(); l++) {
+                if (lanes[4 * l + STATE] != DONE || rankCall[prog.rank[l]] < calls) {
+                    throw new IllegalStateException("the plan does not complete: rank " + prog.rank[l] + " lane " + prog.lane[l]
+                            + " waits at step " + (lanes[4 * l + STEP] - prog.segmentStart[lanes[4 * l + SEGMENT]]) + " (run "
+                            + lanes[4 * l + RERUN] + ") of segment " + (lanes[4 * l + SEGMENT] - prog.firstSegment(l)) + ", pass " + pass[l]
+                            + " of call " + rankCall[prog.rank[l]]);
                 }
             }
             double first = callEnd[0];
@@ -334,26 +455,28 @@ public final class Simulator {
         /** Starts rank {@code r}'s lanes on its next call at {@code t}; a rank whose lanes have no step finishes it at once. */
         private void launch(int r, double t) {
             lanesDone[r] = 0;
-            for (int l = rankFirst[r]; l < rankFirst[r] + rankLanes[r]; l++) {
-                done[l] = false;
-                segment[l] = 0;
+            for (int k = rankFirst[r]; k < rankFirst[r + 1]; k++) {
+                int l = rankLane[k];
+                lanes[4 * l + STATE] = IDLE;
+                lanes[4 * l + SEGMENT] = prog.firstSegment(l);
+                lanes[4 * l + RERUN] = 0;
                 pass[l] = 0;
                 skipEmpty(l);
-                if (done[l]) {
+                if (lanes[4 * l + STATE] == DONE) {
                     lanesDone[r]++;
                 } else {
                     queue.add(t, l);
                 }
             }
-            if (lanesDone[r] == rankLanes[r]) {
+            if (lanesDone[r] == rankFirst[r + 1] - rankFirst[r]) {
                 callDone(r, t);
             }
         }
 
         /** Lane {@code l} finished its part of the call at {@code t}. */
         private void laneDone(int l, double t) {
-            int r = programs[l].rank;
-            if (++lanesDone[r] == rankLanes[r]) {
+            int r = prog.rank[l];
+            if (++lanesDone[r] == rankFirst[r + 1] - rankFirst[r]) {
                 callDone(r, t);
             }
         }
@@ -368,77 +491,97 @@ public final class Simulator {
 
         /** Moves lane {@code l} past segments without steps; marks it done at the end. */
         private void skipEmpty(int l) {
-            LaneProgram p = programs[l];
-            while (segment[l] < p.segments() && p.segmentStart[segment[l]] == p.segmentStart[segment[l] + 1]) {
-                segment[l]++;
+            int last = prog.endSegment(l);
+            int g = lanes[4 * l + SEGMENT];
+            while (g < last && prog.segmentStart[g] == prog.segmentStart[g + 1]) {
+                g++;
             }
-            if (segment[l] == p.segments()) {
-                done[l] = true;
+            lanes[4 * l + SEGMENT] = g;
+            if (g == last) {
+                lanes[4 * l + STATE] = DONE;
             } else {
-                step[l] = p.segmentStart[segment[l]];
+                lanes[4 * l + STEP] = prog.segmentStart[g];
             }
         }
 
+        /**
+         * Looks at lane {@code l}'s step at {@code t}: it waits on a connection without a message for
+         * it, or without a free slot; otherwise it starts once its messages are in. A start in the
+         * future is queued to look again then, unless it may be started {@link #ahead}.
+         */
         private void tryStart(int l, double t) {
-            LaneProgram p = programs[l];
-            int i = step[l];
-            int c0 = p.connStart[i];
-            int nr = p.recvs[i];
-            int c1 = p.connStart[i + 1];
+            int i = lanes[4 * l + STEP];
+            int[] program = prog.steps;
+            int c0 = program[i * STEP_INTS + FIRST_SLOT];
+            int nr = program[i * STEP_INTS + RECVS];
+            int c1 = program[i * STEP_INTS + END_SLOT];
             double ready = t;
             for (int k = c0; k < c0 + nr; k++) {
-                int c = p.connections[k];
-                if (sent[c] <= consumed[c]) {
-                    waitingReceiver[c] = l;
+                int o = prog.connection(l, k) * connStride;
+                long consumed = conn[o + CONSUMED];
+                if (conn[o + SENT] <= consumed) {
+                    conn[o + WAIT_RECEIVER] = l;
                     return;
                 }
-                ready = Math.max(ready, arrivals[c * maxDepth + ((int) consumed[c] & (depth[c] - 1))]);
+                ready = Math.max(ready, Double.longBitsToDouble(conn[o + arrivals + (int) (consumed & (conn[o + DEPTH] - 1))]));
             }
-            if (ready > t) {
+            if (ready > t && !ahead) {
                 queue.add(ready, l);
                 return;
             }
             for (int k = c0 + nr; k < c1; k++) {
-                int c = p.connections[k];
-                if (sent[c] - consumed[c] >= depth[c]) {
-                    waitingSender[c] = l;
+                int o = prog.connection(l, k) * connStride;
+                if (conn[o + SENT] - conn[o + CONSUMED] >= conn[o + DEPTH]) {
+                    // a slot freed before the messages are in is seen then
+                    if (ready > t) {
+                        queue.add(ready, l);
+                    } else {
+                        conn[o + WAIT_SENDER] = l;
+                    }
                     return;
                 }
             }
-            double finish = cores != null ? onCore(p.rank, t, p.micros[i]) : t + p.micros[i];
-            running[l] = true;
+            double micros = prog.costs[i * COST_DOUBLES + MICROS];
+            double finish = cores != null ? onCore(prog.rank[l], ready, micros) : ready + micros;
+            lanes[4 * l + STATE] = RUNNING;
             queue.add(finish, l);
         }
 
         private void finish(int l, double t) {
-            LaneProgram p = programs[l];
-            int i = step[l];
-            int c0 = p.connStart[i];
-            int nr = p.recvs[i];
-            int c1 = p.connStart[i + 1];
+            int i = lanes[4 * l + STEP];
+            int[] program = prog.steps;
+            int c0 = program[i * STEP_INTS + FIRST_SLOT];
+            int nr = program[i * STEP_INTS + RECVS];
+            int c1 = program[i * STEP_INTS + END_SLOT];
             for (int k = c0; k < c0 + nr; k++) {
-                int c = p.connections[k];
-                consumed[c]++;
-                wake(waitingSender, c, t);
+                int c = prog.connection(l, k);
+                conn[c * connStride + CONSUMED]++;
+                wake(WAIT_SENDER, c, t);
             }
-            double wire = costs.wireBytes(p.bytes[i], protocol);
+            double wire = costs.wireBytes((long) prog.costs[i * COST_DOUBLES + BYTES], protocol);
             for (int k = c0 + nr; k < c1; k++) {
-                send(p.connections[k], wire, t);
+                send(prog.connection(l, k), wire, t);
             }
             steps++;
             end = Math.max(end, t);
-            running[l] = false;
-            // the next step, tile or segment
-            if (i + 1 < p.segmentStart[segment[l] + 1]) {
-                step[l] = i + 1;
-            } else if (pass[l] + 1 < p.segmentRepeat[segment[l]]) {
+            lanes[4 * l + STATE] = IDLE;
+            // the step again, or the next step, tile or segment
+            if (++lanes[4 * l + RERUN] < program[i * STEP_INTS + RUNS]) {
+                tryStart(l, t);
+                return;
+            }
+            lanes[4 * l + RERUN] = 0;
+            int g = lanes[4 * l + SEGMENT];
+            if (i + 1 < prog.segmentStart[g + 1]) {
+                lanes[4 * l + STEP] = i + 1;
+            } else if (pass[l] + 1 < prog.segmentRepeat[g]) {
                 pass[l]++;
-                step[l] = p.segmentStart[segment[l]];
+                lanes[4 * l + STEP] = prog.segmentStart[g];
             } else {
                 pass[l] = 0;
-                segment[l]++;
+                lanes[4 * l + SEGMENT] = g + 1;
                 skipEmpty(l);
-                if (done[l]) {
+                if (lanes[4 * l + STATE] == DONE) {
                     laneDone(l, t);
                     return;
                 }
@@ -446,13 +589,14 @@ public final class Simulator {
             tryStart(l, t);
         }
 
-        /** Message number {@code sent[c]} leaves on connection {@code c} at {@code t}. */
+        /** Message number SENT of connection {@code c} leaves on connection {@code c} at {@code t}. */
         private void send(int c, double wire, double t) {
-            int hops = fabric.route(from[c], to[c], route);
+            int o = c * connStride;
+            int hopCount = (int) conn[o + HOPS];
+            int route = o + ROUTE;
             double go = t;
-            for (int h = 0; h < hops; h++) {
-                int link = route[h];
-                int best = earliest(portFree, portStart[link], portStart[link + 1]);
+            for (int h = 0; h < hopCount; h++) {
+                int best = firstFree((int) conn[route + h]);
                 chosen[h] = best;
                 go = Math.max(go, portFree[best]);
             }
@@ -466,26 +610,27 @@ public final class Simulator {
             }
             // Each port sends what its burst allows at once and the rest at its rate.
             double done = go;
-            for (int h = 0; h < hops; h++) {
-                int link = route[h];
+            for (int h = 0; h < hopCount; h++) {
+                int link = (int) conn[route + h];
                 int q = chosen[h];
                 double rate = fabric.rate(link) * costs.linkEfficiency();
                 double credit = Math.min(fabric.burst(link), portCredit[q] + rate * (go - portFree[q]));
                 double busy = Math.max(0, wire - credit) / rate;
                 portCredit[q] = Math.max(0, credit - wire);
                 portFree[q] = go + busy;
+                portChanged(link, q);
                 done = Math.max(done, go + busy);
             }
             if (sendCpu > 0) {
                 done = Math.max(done, onCore(from[c], go, sendCpu));
                 done = Math.max(done, onCore(to[c], go, recvCpu));
             }
-            double at = done + latency[c];
-            arrivals[c * maxDepth + ((int) sent[c] & (depth[c] - 1))] = at;
-            sent[c]++;
+            double at = done + Double.longBitsToDouble(conn[o + LATENCY]);
+            long sent = conn[o + SENT]++;
+            conn[o + arrivals + (int) (sent & (conn[o + DEPTH] - 1))] = Double.doubleToRawLongBits(at);
             messages++;
             end = Math.max(end, at);
-            wake(waitingReceiver, c, t);
+            wake(WAIT_RECEIVER, c, t);
         }
 
         /** Runs {@code micros} of work for rank {@code rank} on its machine's first free core from {@code t}; when it ends. */
@@ -495,6 +640,27 @@ public final class Simulator {
             double end = Math.max(t, machine[core]) + micros;
             machine[core] = end;
             return end;
+        }
+
+        /** The port of link {@code link} free first, the lower one where several are. */
+        private int firstFree(int link) {
+            return treeLeaves[link] == 0 ? portStart[link] : winners[treeStart[link] + 1];
+        }
+
+        /** Port {@code q} of link {@code link} has a new free time: its tournament's winners above it again. */
+        private void portChanged(int link, int q) {
+            int leaves = treeLeaves[link];
+            if (leaves == 0) {
+                return;
+            }
+            int base = treeStart[link];
+            int node = leaves + q - portStart[link];
+            winners[base + node] = q;
+            for (node >>>= 1; node >= 1; node >>>= 1) {
+                int a = winners[base + 2 * node];
+                int b = winners[base + 2 * node + 1];
+                winners[base + node] = b == NONE || (a != NONE && portFree[a] <= portFree[b]) ? a : b;
+            }
         }
 
         /** The index in [{@code from}, {@code to}) of the earliest of {@code free}'s times: the first port or core free. */
@@ -508,11 +674,17 @@ public final class Simulator {
             return best;
         }
 
-        private void wake(int[] waiting, int c, double t) {
-            int w = waiting[c];
+        /** Lane waiting on connection {@code c} as its receiver or sender ({@code field}), if one is, looks again at {@code t}. */
+        private void wake(int field, int c, double t) {
+            int o = c * connStride + field;
+            int w = (int) conn[o];
             if (w != NONE) {
-                waiting[c] = NONE;
-                queue.add(t, w);
+                conn[o] = NONE;
+                if (ahead) {
+                    tryStart(w, t);
+                } else {
+                    queue.add(t, w);
+                }
             }
         }
     }

@@ -129,6 +129,25 @@ class SimulatorTest {
     }
 
     @Test
+    void aRankWhosePlanFailsFailsTheRunWithItsOwnErrorAndAPlanOfAnotherJobIsRefused() {
+        SimFabric f = new EmulatedFabric(ServerLayout.uniform(2, 2), 8, 8, EmulatedFabric.Nic.RAIL, 0);
+        Plan p = plan(Collective.ALL_REDUCE, Algorithm.RING, f.layout(), 2, 1024, 1024);
+        Simulator sim = new Simulator(f, wireOnly(1));
+        // ranks are planned on a second thread, ahead of the one reading them: its error is the run's
+        assertThatThrownBy(() -> sim.run(r -> {
+            if (r == 2) {
+                throw new IllegalStateException("rank 2 cannot plan");
+            }
+            return p;
+        }, Protocol.SIMPLE, 4)).isInstanceOf(IllegalStateException.class).hasMessage("rank 2 cannot plan");
+        Plan other = plan(Collective.ALL_REDUCE, Algorithm.RING, ServerLayout.uniform(2, 1), 1, 1024, 1024);
+        assertThatThrownBy(() -> sim.run(other, Protocol.SIMPLE, 4)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("a plan of 2 ranks");
+        // and the simulator plays the right plan afterwards, the same as before
+        assertThat(sim.run(p, Protocol.SIMPLE, 4).micros()).isEqualTo(sim.run(p, Protocol.SIMPLE, 4).micros()).isPositive();
+    }
+
+    @Test
     void aPlanThatWaitsForAMessageNobodySendsIsReportedNamingTheRank() {
         Schedule.Builder b = new Schedule.Builder(2, 1);
         b.add(1, 0, Step.recv(new Link(0, 0), new Region(Buf.OUTPUT, 0, 0, 4)));
