@@ -130,6 +130,19 @@ final class ArgReader {
         return out;
     }
 
+    /** A comma list of algorithms by their ids ({@link io.jccl.algo.Algorithm#parse}). */
+    List<io.jccl.algo.Algorithm> algorithmListValue(String option) {
+        List<io.jccl.algo.Algorithm> out = new ArrayList<>();
+        for (String a : value(option).split(",", -1)) {
+            try {
+                out.add(io.jccl.algo.Algorithm.parse(a.trim()));
+            } catch (IllegalArgumentException e) {
+                throw error("option " + option + ": " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
     /** A comma list of element counts or sizes (suffixes K, M, G allowed). */
     List<Long> longListValue(String option) {
         String v = value(option);

@@ -27,12 +27,15 @@ import java.util.concurrent.atomic.AtomicLong;
 final class SimScaleCommand {
     static final String USAGE = """
             usage: jccl simscale [--exact NODES] [--scaled NODES] [--from NODES,NODES] [--size BYTES] [--net NET]
-              All-reduce (float, Simple) by ring and by tree on NODES x 8 GPUs (400 Gbit/s NIC per GPU,
-              NVLink 450 GB/s, NET default fat-tree): played exactly on --exact nodes (default 128: 1,024
-              ranks), wall time and peak heap; predicted from exact runs on --from nodes (default an
-              eighth and a quarter of --exact: the ring's at the target's bytes per step, the tree's at
-              its size; ScaledPrediction) and compared; then predicted on --scaled nodes (default 2048:
-              16,384 ranks) the same way, wall time.
+                                 [--algos LIST]
+              All-reduce (float, Simple) by each of --algos (default ring,tree) on NODES x 8 GPUs (400
+              Gbit/s NIC per GPU, NVLink 450 GB/s, NET default fat-tree): played exactly on --exact nodes
+              (default 128: 1,024 ranks), wall time and peak heap; predicted from exact runs on --from
+              nodes and compared; then predicted on --scaled nodes (default 2048: 16,384 ranks) the same
+              way, wall time. ScaledPrediction's methods: a ring at the target's bytes per step, from an
+              eighth and a quarter of --exact unless --from; a tree by its law at the call's size, from a
+              quarter and a half of --exact unless --from (probes of at least two leaves, whose messages
+              cross the spine as the target's do).
               One call alone each (no back-to-back calls). Run with JDK_JAVA_OPTIONS=-Xmx4g to hold it
               to 4 GiB. --size default 1G.""";
 
@@ -44,6 +47,7 @@ final class SimScaleCommand {
         int exact = 128;
         int scaled = 2048;
         List<Integer> from = null;
+        List<Algorithm> algos = List.of(Algorithm.RING, Algorithm.TREE);
         long size = 1L << 30;
         ClusterFabric.Net net = ClusterFabric.Net.parse("fat-tree");
         while (r.hasNext()) {
@@ -52,6 +56,14 @@ final class SimScaleCommand {
                 case "--exact" -> exact = r.intValue(o, 8, 1 << 16);
                 case "--scaled" -> scaled = r.intValue(o, 8, 1 << 20);
                 case "--size" -> size = r.bytesValue(o);
+                case "--algos" -> {
+                    algos = r.algorithmListValue(o);
+                    for (Algorithm a : algos) {
+                        if (!ScaledPrediction.scales(a)) {
+                            throw r.error("option --algos: " + a.id() + " has no scaled prediction (ring, hierring, torus2d, tree, splittree)");
+                        }
+                    }
+                }
                 case "--from" -> {
                     from = r.intListValue(o, 2, 1 << 16);
                     if (from.size() != 2 || from.get(1) < 2 * from.get(0)) {
@@ -68,14 +80,9 @@ final class SimScaleCommand {
                 default -> throw r.unknown(o);
             }
         }
-        if (from == null) {
-            if (exact % 8 != 0) {
-                throw r.error("--exact must be a multiple of 8 (it is predicted from an eighth and a quarter of it) unless --from is given");
-            }
-            from = List.of(exact / 8, exact / 4);
+        if (from == null && exact % 8 != 0) {
+            throw r.error("--exact must be a multiple of 8 (it is predicted from an eighth, a quarter or a half of it) unless --from is given");
         }
-        int small = from.get(0);
-        int large = from.get(1);
         SimCosts gpu = Calibration.bundled().costs("gpu");
         ClusterFabric.Net n = net;
         java.util.function.IntFunction<CallSimulator> sim = nodes -> CallSimulator.gpu(new ClusterFabric(nodes, 8, 450, 8, 400, n), gpu,
@@ -85,7 +92,11 @@ final class SimScaleCommand {
                 new ClusterFabric(exact, 8, 450, 8, 400, net).describe(), Runtime.getRuntime().maxMemory() >> 20);
         out.println("| algorithm | ranks | how | predicted µs | wall s | peak heap MiB | steps | events |");
         out.println("|---|---|---|---|---|---|---|---|");
-        for (Algorithm a : List.of(Algorithm.RING, Algorithm.TREE)) {
+        for (Algorithm a : algos) {
+            List<Integer> probes = from != null ? from
+                    : ScaledPrediction.atItsStep(a) ? List.of(exact / 8, exact / 4) : List.of(exact / 4, exact / 2);
+            int small = probes.get(0);
+            int large = probes.get(1);
             peak.reset();
             long t0 = System.nanoTime();
             CallSimulator.Prediction p = sim.apply(exact).predict(Collective.ALL_REDUCE, size / 4, DataType.FLOAT32, a, Protocol.SIMPLE);

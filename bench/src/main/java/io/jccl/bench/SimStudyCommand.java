@@ -72,17 +72,7 @@ final class SimStudyCommand {
             switch (o) {
                 case "--nodes" -> nodes = r.intListValue(o, 1, 1 << 16);
                 case "--sizes" -> sizes = r.longListValue(o);
-                case "--algos" -> {
-                    List<Algorithm> list = new ArrayList<>();
-                    for (String a : r.value(o).split(",", -1)) {
-                        try {
-                            list.add(Algorithm.parse(a));
-                        } catch (IllegalArgumentException e) {
-                            throw r.error("option --algos: " + e.getMessage());
-                        }
-                    }
-                    algos = list;
-                }
+                case "--algos" -> algos = r.algorithmListValue(o);
                 case "--budget" -> budget = r.bytesValue(o);
                 case "--net" -> {
                     try {
