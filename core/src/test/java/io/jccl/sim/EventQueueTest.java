@@ -3,10 +3,10 @@ package io.jccl.sim;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
+import java.util.PriorityQueue;
 import java.util.SplittableRandom;
+import java.util.function.DoubleSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,54 +15,62 @@ class EventQueueTest {
     private record Event(double time, long order, int lane) {
     }
 
-    @Test
-    void eventsComeOutByTimeAndAmongEqualTimesInTheOrderTheyWereQueued() {
+    /**
+     * Interleaved adds and polls, as a run makes them (never earlier than the last event taken),
+     * against a plain priority queue by (time, order queued); {@code delay} draws how far ahead an
+     * event is queued.
+     */
+    private static void matchesAPriorityQueue(long seed, int rounds, DoubleSupplier delay) {
         EventQueue q = new EventQueue();
-        SplittableRandom random = new SplittableRandom(7);
-        List<Event> queued = new ArrayList<>();
-        List<Event> polled = new ArrayList<>();
+        PriorityQueue<Event> reference = new PriorityQueue<>(Comparator.comparingDouble(Event::time).thenComparingLong(Event::order));
+        SplittableRandom random = new SplittableRandom(seed);
         long order = 0;
         double now = 0;
-        // interleaved adds and polls, as a run makes them: never earlier than the last polled, many ties
-        for (int round = 0; round < 20_000; round++) {
+        long polled = 0;
+        for (int round = 0; round < rounds; round++) {
             int adds = random.nextInt(3);
             for (int a = 0; a < adds; a++) {
-                double t = now + random.nextInt(5) * 0.25;
-                Event e = new Event(t, order++, random.nextInt(1 << 20));
-                queued.add(e);
+                Event e = new Event(now + delay.getAsDouble(), order++, random.nextInt(1 << 20));
+                reference.add(e);
                 q.add(e.time(), e.lane());
             }
-            if (!q.isEmpty() && random.nextBoolean()) {
-                now = q.peekTime();
-                polled.add(new Event(now, -1, q.poll()));
+            boolean drain = round == rounds - 1;
+            while (!reference.isEmpty() && (drain || random.nextInt(3) == 0)) {
+                Event e = reference.poll();
+                assertThat(q.isEmpty()).isFalse();
+                assertThat(q.peekTime()).as("event %d", polled).isEqualTo(e.time());
+                assertThat(q.poll()).as("event %d", polled).isEqualTo(e.lane());
+                now = e.time();
+                polled++;
+                if (!drain) {
+                    break;
+                }
             }
         }
-        while (!q.isEmpty()) {
-            double t = q.peekTime();
-            polled.add(new Event(t, -1, q.poll()));
-        }
-        assertThat(polled).hasSize(queued.size());
-        for (int i = 1; i < polled.size(); i++) {
-            assertThat(polled.get(i).time()).isGreaterThanOrEqualTo(polled.get(i - 1).time());
-        }
-        // the ties: with every event queued before the first poll, the order is (time, order queued)
-        EventQueue all = new EventQueue();
-        queued.forEach(e -> all.add(e.time(), e.lane()));
-        List<Event> expected = new ArrayList<>(queued);
-        expected.sort(Comparator.comparingDouble(Event::time).thenComparingLong(Event::order));
-        for (Event e : expected) {
-            assertThat(all.peekTime()).isEqualTo(e.time());
-            assertThat(all.poll()).isEqualTo(e.lane());
-        }
-        assertThat(all.isEmpty()).isTrue();
+        assertThat(q.isEmpty()).isTrue();
+        assertThat(polled).isEqualTo(order);
     }
 
     @Test
-    void aNegativeTimeOrALaneOutOfRangeIsRefused() {
+    void eventsComeOutByTimeAndAmongEqualTimesInTheOrderTheyWereQueued() {
+        SplittableRandom r = new SplittableRandom(1);
+        // many ties: a few distinct delays
+        matchesAPriorityQueue(7, 40_000, () -> r.nextInt(5) * 0.25);
+        // spans from nanoseconds to seconds, so the calendar's buckets are spread again and again
+        SplittableRandom s = new SplittableRandom(2);
+        matchesAPriorityQueue(8, 40_000, () -> Math.pow(10, s.nextDouble(-3, 6)));
+        // everything at one time, then far outliers
+        SplittableRandom u = new SplittableRandom(3);
+        matchesAPriorityQueue(9, 20_000, () -> u.nextInt(100) == 0 ? 1e9 : 0);
+    }
+
+    @Test
+    void aNegativeTimeOrALaneOutOfRangeIsRefusedAndAnEmptyQueueHasNoEarliest() {
         EventQueue q = new EventQueue();
         assertThatThrownBy(() -> q.add(-1, 0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1.0");
         assertThatThrownBy(() -> q.add(Double.NaN, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> q.add(0, 1 << 24)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lane 16777216");
         assertThatThrownBy(() -> q.add(0, -1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(q::peekTime).isInstanceOf(IllegalStateException.class).hasMessageContaining("no event");
     }
 }
