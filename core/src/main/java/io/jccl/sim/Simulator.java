@@ -256,6 +256,7 @@ public final class Simulator {
     /** One play of the programs: their state as simulated time goes. */
     private final class Run {
         private static final int NONE = -1;
+        private static final int LANE_INTS = 4;
         private static final int STEP = 0;
         private static final int RERUN = 1;
         private static final int SEGMENT = 2;
@@ -283,7 +284,7 @@ public final class Simulator {
         private final double[] callEnd;
         private final EventQueue queue = new EventQueue();
         /**
-         * Lanes: {@code lanes[4l ..]} | STEP it is at | RERUN: times it ran that step already, in
+         * Lanes: {@code lanes[LANE_INTS·l ..]} | STEP it is at | RERUN: times it ran that step already, in
          * the step's run | SEGMENT | STATE: IDLE, RUNNING, DONE |; the tile of its segment in {@code pass[l]}.
          */
         private final int[] lanes;
@@ -344,27 +345,22 @@ public final class Simulator {
             for (int l = 0; l < prog.lanes(); l++) {
                 rankLane[filled[prog.rank[l]]++] = l;
             }
-            lanes = new int[prog.lanes() * 4];
+            lanes = new int[prog.lanes() * LANE_INTS];
             pass = new long[prog.lanes()];
             nconn = conns.count;
             from = conns.from;
             to = conns.to;
-            int[] depth = new int[nconn];
-            double[] latency = new double[nconn];
             network = new boolean[nconn];
-            int most = 1;
+            int most = Protocol.STEPS;
+            for (int c = 0; c < nconn; c++) {
+                network[c] = fabric.overNetwork(from[c], to[c]);
+                if (network[c]) {
+                    most = 2 * Protocol.STEPS;
+                }
+            }
             int[] ranksOn = new int[fabric.nranks()];
             for (int r = 0; r < fabric.nranks(); r++) {
                 ranksOn[fabric.machineOf(r)]++;
-            }
-
-            for (int c = 0; c < nconn; c++) {
-                network[c] = fabric.overNetwork(from[c], to[c]);
-                // a power of two: a message's slot is its number masked
-                depth[c] = network[c] ? 2 * Protocol.STEPS : Protocol.STEPS;
-                latency[c] = costs.loadedLatency(fabric.sameNode(from[c], to[c]) ? costs.intraLatencyUs() : costs.interLatencyUs(),
-                        ranksOn[fabric.machineOf(to[c])]);
-                most = Math.max(most, depth[c]);
             }
             int maxHops = fabric.maxHops();
             arrivals = ROUTE + maxHops;
@@ -373,10 +369,12 @@ public final class Simulator {
             int[] route = new int[maxHops];
             for (int c = 0; c < nconn; c++) {
                 int o = c * connStride;
-                conn[o + DEPTH] = depth[c];
+                // a power of two: a message's slot is its number masked
+                conn[o + DEPTH] = network[c] ? 2 * Protocol.STEPS : Protocol.STEPS;
                 conn[o + WAIT_RECEIVER] = NONE;
                 conn[o + WAIT_SENDER] = NONE;
-                conn[o + LATENCY] = Double.doubleToRawLongBits(latency[c]);
+                double latency = fabric.sameNode(from[c], to[c]) ? costs.intraLatencyUs() : costs.interLatencyUs();
+                conn[o + LATENCY] = Double.doubleToRawLongBits(costs.loadedLatency(latency, ranksOn[fabric.machineOf(to[c])]));
                 int hops = fabric.route(from[c], to[c], route);
                 conn[o + HOPS] = hops;
                 for (int h = 0; h < hops; h++) {
@@ -433,17 +431,17 @@ public final class Simulator {
                 double t = queue.peekTime();
                 int l = queue.poll();
                 events++;
-                if (lanes[4 * l + STATE] == RUNNING) {
+                if (lanes[LANE_INTS * l + STATE] == RUNNING) {
                     finish(l, t);
                 } else {
                     tryStart(l, t);
                 }
             }
             for (int l = 0; l < prog.lanes(); l++) {
-                if (lanes[4 * l + STATE] != DONE || rankCall[prog.rank[l]] < calls) {
+                if (lanes[LANE_INTS * l + STATE] != DONE || rankCall[prog.rank[l]] < calls) {
                     throw new IllegalStateException("the plan does not complete: rank " + prog.rank[l] + " lane " + prog.lane[l]
-                            + " waits at step " + (lanes[4 * l + STEP] - prog.segmentStart[lanes[4 * l + SEGMENT]]) + " (run "
-                            + lanes[4 * l + RERUN] + ") of segment " + (lanes[4 * l + SEGMENT] - prog.firstSegment(l)) + ", pass " + pass[l]
+                            + " waits at step " + (lanes[LANE_INTS * l + STEP] - prog.segmentStart[lanes[LANE_INTS * l + SEGMENT]]) + " (run "
+                            + lanes[LANE_INTS * l + RERUN] + ") of segment " + (lanes[LANE_INTS * l + SEGMENT] - prog.firstSegment(l)) + ", pass " + pass[l]
                             + " of call " + rankCall[prog.rank[l]]);
                 }
             }
@@ -457,12 +455,12 @@ public final class Simulator {
             lanesDone[r] = 0;
             for (int k = rankFirst[r]; k < rankFirst[r + 1]; k++) {
                 int l = rankLane[k];
-                lanes[4 * l + STATE] = IDLE;
-                lanes[4 * l + SEGMENT] = prog.firstSegment(l);
-                lanes[4 * l + RERUN] = 0;
+                lanes[LANE_INTS * l + STATE] = IDLE;
+                lanes[LANE_INTS * l + SEGMENT] = prog.firstSegment(l);
+                lanes[LANE_INTS * l + RERUN] = 0;
                 pass[l] = 0;
                 skipEmpty(l);
-                if (lanes[4 * l + STATE] == DONE) {
+                if (lanes[LANE_INTS * l + STATE] == DONE) {
                     lanesDone[r]++;
                 } else {
                     queue.add(t, l);
@@ -492,15 +490,15 @@ public final class Simulator {
         /** Moves lane {@code l} past segments without steps; marks it done at the end. */
         private void skipEmpty(int l) {
             int last = prog.endSegment(l);
-            int g = lanes[4 * l + SEGMENT];
+            int g = lanes[LANE_INTS * l + SEGMENT];
             while (g < last && prog.segmentStart[g] == prog.segmentStart[g + 1]) {
                 g++;
             }
-            lanes[4 * l + SEGMENT] = g;
+            lanes[LANE_INTS * l + SEGMENT] = g;
             if (g == last) {
-                lanes[4 * l + STATE] = DONE;
+                lanes[LANE_INTS * l + STATE] = DONE;
             } else {
-                lanes[4 * l + STEP] = prog.segmentStart[g];
+                lanes[LANE_INTS * l + STEP] = prog.segmentStart[g];
             }
         }
 
@@ -510,7 +508,7 @@ public final class Simulator {
          * future is queued to look again then, unless it may be started {@link #ahead}.
          */
         private void tryStart(int l, double t) {
-            int i = lanes[4 * l + STEP];
+            int i = lanes[LANE_INTS * l + STEP];
             int[] program = prog.steps;
             int c0 = program[i * STEP_INTS + FIRST_SLOT];
             int nr = program[i * STEP_INTS + RECVS];
@@ -543,12 +541,12 @@ public final class Simulator {
             }
             double micros = prog.costs[i * COST_DOUBLES + MICROS];
             double finish = cores != null ? onCore(prog.rank[l], ready, micros) : ready + micros;
-            lanes[4 * l + STATE] = RUNNING;
+            lanes[LANE_INTS * l + STATE] = RUNNING;
             queue.add(finish, l);
         }
 
         private void finish(int l, double t) {
-            int i = lanes[4 * l + STEP];
+            int i = lanes[LANE_INTS * l + STEP];
             int[] program = prog.steps;
             int c0 = program[i * STEP_INTS + FIRST_SLOT];
             int nr = program[i * STEP_INTS + RECVS];
@@ -564,24 +562,24 @@ public final class Simulator {
             }
             steps++;
             end = Math.max(end, t);
-            lanes[4 * l + STATE] = IDLE;
+            lanes[LANE_INTS * l + STATE] = IDLE;
             // the step again, or the next step, tile or segment
-            if (++lanes[4 * l + RERUN] < program[i * STEP_INTS + RUNS]) {
+            if (++lanes[LANE_INTS * l + RERUN] < program[i * STEP_INTS + RUNS]) {
                 tryStart(l, t);
                 return;
             }
-            lanes[4 * l + RERUN] = 0;
-            int g = lanes[4 * l + SEGMENT];
+            lanes[LANE_INTS * l + RERUN] = 0;
+            int g = lanes[LANE_INTS * l + SEGMENT];
             if (i + 1 < prog.segmentStart[g + 1]) {
-                lanes[4 * l + STEP] = i + 1;
+                lanes[LANE_INTS * l + STEP] = i + 1;
             } else if (pass[l] + 1 < prog.segmentRepeat[g]) {
                 pass[l]++;
-                lanes[4 * l + STEP] = prog.segmentStart[g];
+                lanes[LANE_INTS * l + STEP] = prog.segmentStart[g];
             } else {
                 pass[l] = 0;
-                lanes[4 * l + SEGMENT] = g + 1;
+                lanes[LANE_INTS * l + SEGMENT] = g + 1;
                 skipEmpty(l);
-                if (lanes[4 * l + STATE] == DONE) {
+                if (lanes[LANE_INTS * l + STATE] == DONE) {
                     laneDone(l, t);
                     return;
                 }
