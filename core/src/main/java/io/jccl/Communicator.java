@@ -567,8 +567,40 @@ public final class Communicator implements AutoCloseable {
 
     /** How this communicator runs a collective of this shape (for tools and logs); every rank answers alike. */
     public CallChoice choiceFor(Collective collective, long count, DataType type) {
-        io.jccl.tune.Choice c = engine().choiceFor(new CollectiveArgs(collective, null, null, count, type, RedOp.SUM, 0));
+        return callChoice(engine().choiceFor(new CollectiveArgs(collective, null, null, count, type, RedOp.SUM, 0)));
+    }
+
+    private static CallChoice callChoice(io.jccl.tune.Choice c) {
         return new CallChoice(c.algorithm().id(), c.protocol().id(), c.channels(), c.source().name().toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /**
+     * What a collective of {@code count} elements of {@code type} would cost on this communicator,
+     * without running it (NCCL's {@code ncclGroupSimulateEnd}): the plan it would run, played by
+     * the simulator on a model of this job (docs/simulator.md). The host engine's ranks are
+     * modelled with links of {@code JCCL_INTER_BW} between servers (required where there are
+     * several) and {@code JCCL_INTRA_BW} inside one (unset: unlimited), at the bundled calibration
+     * of a 2-core machine's sockets or shared memory, as its ranks talk; the CUDA engine's one rank per GPU on nodes as
+     * {@code JCCL_TOPO_FILE} describes them (required). Every rank answers alike. Refused for
+     * send/recv, a negative count, or where the model lacks what it needs (naming the setting).
+     */
+    public CallEstimate estimate(Collective collective, long count, DataType type) {
+        if (collective == null || collective == Collective.SEND_RECV) {
+            throw JcclException.invalidArgument(rank(), "collective", collective == null ? "is null"
+                    : "send/recv has no estimate: a group of sends and receives is no one collective");
+        }
+        if (type == null) {
+            throw JcclException.invalidArgument(rank(), "type", "is null");
+        }
+        if (count < 0) {
+            throw JcclException.invalidArgument(rank(), "count", "is negative: " + count);
+        }
+        EngineRank e = engine();
+        e.checkUsable();
+        io.jccl.sim.CallSimulator sim = e instanceof HostComm h ? io.jccl.sim.JobModel.host(e.tuner(), rank(), h.overSockets())
+                : io.jccl.sim.JobModel.gpu(e.tuner(), rank());
+        io.jccl.sim.CallSimulator.Prediction p = sim.predict(collective, count, type);
+        return new CallEstimate(callChoice(p.choice()), p.micros(), sim.simulator().fabric().describe());
     }
 
     /**

@@ -342,6 +342,16 @@ public final class Config {
         return get(Settings.NSOCKS_PERTHREAD);
     }
 
+    /** Whether the tuner prices its candidates by simulating them (JCCL_TUNER_SIM). */
+    public boolean tunerSimulates() {
+        return get(Settings.TUNER_SIM);
+    }
+
+    /** Prices the tuner's candidates by simulation (JCCL_TUNER_SIM), or by the model. */
+    public Config withTunerSimulates(boolean on) {
+        return with(Settings.TUNER_SIM, on);
+    }
+
     /** JCCL_P2P_DISABLE. */
     public boolean p2pDisable() {
         return get(Settings.P2P_DISABLE);

@@ -266,6 +266,85 @@ class JcclExamplesTest {
     }
 
     @Test
+    void estimateSaysWhatACallWouldCostWithoutRunningIt() throws Exception {
+        Communicator[] comms = Communicator.initAll(4, Config.defaults());
+        Communicator comm = comms[0];
+        try {
+            // @start region="call-estimate"
+            CallEstimate e = comm.estimate(Collective.ALL_REDUCE, 1 << 20, DataType.FLOAT32);
+            double busGBps = 2.0 * 3 / 4 * (4 << 20) / e.micros() / 1000;   // all-reduce's bus bandwidth on 4 ranks
+            // "ring/Simple x2 (model): 2105.3 us on servers 1 x 4 ...", say: what it would run and how long it would take
+            // @end
+            assertThat(e.choice()).isEqualTo(comm.choiceFor(Collective.ALL_REDUCE, 1 << 20, DataType.FLOAT32));
+            assertThat(e.micros()).isPositive();
+            assertThat(busGBps).isPositive().isFinite();
+            assertThat(e.fabric()).contains("1 x 4");
+            assertThat(comms[3].estimate(Collective.ALL_REDUCE, 1 << 20, DataType.FLOAT32)).isEqualTo(e);
+            assertThat(comm.estimate(Collective.ALL_REDUCE, 1 << 22, DataType.FLOAT32).micros()).isGreaterThan(e.micros());
+            assertThat(comm.estimate(Collective.ALL_GATHER, 0, DataType.FLOAT32).micros()).isNotNegative();
+            assertThatThrownBy(() -> comm.estimate(Collective.SEND_RECV, 16, DataType.FLOAT32))
+                    .isInstanceOf(JcclException.class).hasMessageContaining("collective");
+            assertThatThrownBy(() -> comm.estimate(Collective.ALL_REDUCE, -1, DataType.FLOAT32))
+                    .isInstanceOf(JcclException.class).hasMessageContaining("count").hasMessageContaining("rank 0");
+            assertThatThrownBy(() -> comm.estimate(Collective.ALL_REDUCE, 16, null))
+                    .isInstanceOf(JcclException.class).hasMessageContaining("type");
+        } finally {
+            for (Communicator each : comms) {
+                each.close();
+            }
+        }
+    }
+
+    @Test
+    void withTunerSimTheCommunicatorRunsTheSimulatorsChoice() throws Exception {
+        // two servers of two ranks, as JCCL_HOSTID tells them apart, with the links the simulator prices on
+        List<Config> configs = new ArrayList<>();
+        for (int r = 0; r < 4; r++) {
+            configs.add(Config.defaults().withTunerSimulates(true).withInterServer(0.025, Double.NaN).withHostId("server-" + r / 2));
+        }
+        Communicator[] comms = Communicator.initAll(configs);
+        ExecutorService pool = Executors.newFixedThreadPool(comms.length);
+        try {
+            CallChoice c = comms[0].choiceFor(Collective.ALL_REDUCE, 1 << 16, DataType.FLOAT32);
+            assertThat(c.source()).isEqualTo("simulated");
+            CallEstimate e = comms[0].estimate(Collective.ALL_REDUCE, 1 << 16, DataType.FLOAT32);
+            assertThat(e.choice()).isEqualTo(c);
+            assertThat(e.fabric()).contains("2 x 2").contains("inter 200 Mbit/s");
+            List<Future<float[]>> ranks = new ArrayList<>();
+            for (Communicator comm : comms) {
+                ranks.add(pool.submit(() -> {
+                    try (Arena arena = Arena.ofShared(); HostStream s = new HostStream()) {
+                        MemorySegment buf = arena.allocate(4L << 16);
+                        for (int i = 0; i < 1 << 16; i++) {
+                            buf.setAtIndex(ValueLayout.JAVA_FLOAT, i, comm.rank() + i % 7);
+                        }
+                        comm.allReduce(buf, buf, 1 << 16, DataType.FLOAT32, RedOp.SUM, s);
+                        s.synchronize();
+                        return buf.toArray(ValueLayout.JAVA_FLOAT);
+                    }
+                }));
+            }
+            for (Future<float[]> rank : ranks) {
+                float[] got = rank.get(60, TimeUnit.SECONDS);
+                for (int i = 0; i < got.length; i++) {
+                    assertThat(got[i]).as("element " + i).isEqualTo(6f + 4 * (i % 7));
+                }
+            }
+            // without the rate between the servers there is nothing to simulate on: refused at init, naming it
+            List<Config> unrated = new ArrayList<>();
+            for (int r = 0; r < 4; r++) {
+                unrated.add(Config.defaults().withTunerSimulates(true).withHostId("server-" + r / 2));
+            }
+            assertThatThrownBy(() -> Communicator.initAll(unrated)).hasMessageContaining("JCCL_INTER_BW");
+        } finally {
+            pool.shutdownNow();
+            for (Communicator each : comms) {
+                each.close();
+            }
+        }
+    }
+
+    @Test
     void collectiveSizesTheBuffersOfACall() throws Exception {
         Communicator[] comms = Communicator.initAll(2, Config.defaults());
         List<int[]> results = onEachRank(comms, comm -> {

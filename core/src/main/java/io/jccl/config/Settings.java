@@ -78,6 +78,10 @@ public final class Settings {
     public static final Setting<Path> TUNING_FILE = new Setting<Path>("JCCL_TUNING_FILE", Path::of, Path::toString,
             "must be a file name").shared().doc("a tuning table from `jccl calibrate` (JSON) or NCCL tuner-plugin rules "
                     + "(CSV); rank 0's contents travel to every rank at init");
+    public static final Setting<Boolean> TUNER_SIM = flag("JCCL_TUNER_SIM").shared().doc("`1`: where no tuning file decides, "
+            + "the tuner prices each candidate algorithm and protocol by simulating its plan on the job's links (`JCCL_INTER_BW`, "
+            + "`JCCL_INTRA_BW`; on GPUs the node of `JCCL_TOPO_FILE`) instead of by its model, once per call shape; the model "
+            + "still prices shapes too large to simulate quickly (simulator.md)");
     public static final Setting<Boolean> P2P_DISABLE = flag("JCCL_P2P_DISABLE").shared().doc("`1`: ranks of one process "
             + "talk through shared memory (else sockets) instead of in-process FIFOs; on the CUDA engine, processes of one "
             + "host meet in pinned host memory instead of CUDA IPC, and so do the ranks of `initAllCuda` on different GPUs "
@@ -168,7 +172,7 @@ public final class Settings {
 
     /** Every row, in the user guide's order. */
     public static final List<Setting<?>> ALL = List.of(BUFFSIZE, LL_BUFFSIZE, LL128_BUFFSIZE, TIMEOUT, ALGO, PROTO,
-            MIN_NCHANNELS, MAX_NCHANNELS, INTER_BW, INTER_LATENCY, INTRA_BW, INTRA_LATENCY, TUNING_FILE, P2P_DISABLE,
+            MIN_NCHANNELS, MAX_NCHANNELS, INTER_BW, INTER_LATENCY, INTRA_BW, INTRA_LATENCY, TUNING_FILE, TUNER_SIM, P2P_DISABLE,
             SHM_DISABLE, CMA_DISABLE, CPU_PINNING, IGNORE_CPU_AFFINITY, CHECK_CALLS, KEEPALIVE_MS, COMM_BLOCKING, SOCKET_NTHREADS, NSOCKS_PERTHREAD, SOCKET_IFNAME, SOCKET_FAMILY, NET, IB_HCA,
             IB_GID_INDEX, IB_TC, IB_SL, IB_TIMEOUT, IB_RETRY_CNT, IB_QPS_PER_CONNECTION, BOOTSTRAP_TIMEOUT,
             HOSTID, TOPO_FILE, TOPO_DUMP_FILE, GRAPH_FILE, GRAPH_DUMP_FILE, DEBUG, DEBUG_SUBSYS, DEBUG_FILE);

@@ -80,6 +80,11 @@ public abstract class EngineRank {
     /** Throws if this open rank failed, or its communicator was aborted. */
     protected abstract void checkRunning();
 
+    /** The tuner of its calls (the same on every rank). */
+    public final io.jccl.tune.Tuner tuner() {
+        return planner.tuner();
+    }
+
     /** How this engine runs a call of this shape (the same on every rank). */
     public final Choice choiceFor(CollectiveArgs shape) {
         return shape.collective() == Collective.SEND_RECV ? planner.sendRecvChoice() : planner.plan(shape, rank).choice();

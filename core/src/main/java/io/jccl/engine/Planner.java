@@ -136,6 +136,11 @@ public final class Planner {
         return p;
     }
 
+    /** The tuner that chooses how each shape runs. */
+    public Tuner tuner() {
+        return tuner;
+    }
+
     /** The ranks it plans for. */
     public int nranks() {
         return nranks;

@@ -14,10 +14,8 @@ import io.jccl.proto.Protocol;
 import io.jccl.tune.Choice;
 import io.jccl.tune.CostModel;
 import io.jccl.tune.Tuner;
-import io.jccl.topo.Layout;
+import io.jccl.topo.ServerLayout;
 
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Predicts a collective call on a modelled fabric from the plan an engine would run: the tuner
@@ -41,26 +39,27 @@ public final class CallSimulator {
     /** Jobs up to this many ranks are planned at once; larger ones rank by rank. */
     static final int PLANNED_TOGETHER = 64;
 
-    /** Cores the host engine's tuner counts where the calibration shares none (one per rank). */
-    private final int cores;
     private final Simulator simulator;
-    private final Config config;
-    private final CostModel model;
-    private final Layout topology;
-    /** The CUDA engine's channels per call, or null for the host engine's (the tuner's own). */
-    private final Tuner.ChannelRule channelRule;
-    private final Map<String, Tuner> tuners = new HashMap<>();
+    /** The tuner of the calls it predicts; forced to an algorithm and protocol where asked. */
+    private final Tuner tuner;
     private final int calls;
 
-    private CallSimulator(Simulator simulator, Config config, CostModel model, int cores, Tuner.ChannelRule channelRule, int calls,
-                          Layout topology) {
+    private CallSimulator(Simulator simulator, Tuner tuner, int calls) {
+        if (!tuner.layout().equals(simulator.fabric().layout())) {
+            throw new IllegalArgumentException("a tuner of ranks laid out as " + tuner.layout() + " on a fabric of "
+                    + simulator.fabric().layout());
+        }
         this.simulator = simulator;
-        this.config = config;
-        this.model = model;
-        this.cores = cores;
-        this.channelRule = channelRule;
+        this.tuner = tuner;
         this.calls = calls;
-        this.topology = topology != null ? topology : JobChannels.of(config, simulator.fabric().layout());
+    }
+
+    /**
+     * The calls {@code tuner} chooses for, played on {@code fabric} at {@code costs}: the tuner of
+     * a communicator, whose choices (tuning file, channels, forcing) the prediction then follows.
+     */
+    public static CallSimulator of(Tuner tuner, SimFabric fabric, SimCosts costs) {
+        return new CallSimulator(new Simulator(fabric, costs), tuner, Simulator.CALLS);
     }
 
     /**
@@ -71,7 +70,7 @@ public final class CallSimulator {
         if (calls < 1) {
             throw new IllegalArgumentException("calls " + calls);
         }
-        return new CallSimulator(simulator, config, model, cores, channelRule, calls, topology);
+        return new CallSimulator(simulator, tuner, calls);
     }
 
     /** The same on exactly {@code channels} channels, whatever the call's size. */
@@ -79,15 +78,23 @@ public final class CallSimulator {
         if (channels < 1) {
             throw new IllegalArgumentException("channels " + channels);
         }
-        return new CallSimulator(simulator, config.withChannels(channels, channels), model, cores, null, calls, topology);
+        return new CallSimulator(simulator, tuner.withChannels(channels, channels), calls);
     }
 
     /** The host engine's calls (ranks as processes over sockets) on {@code fabric}. */
     public static CallSimulator host(SimFabric fabric, SimCosts costs, Config config) {
+        return of(hostTuner(fabric.layout(), config, costs.sharedCores() > 0 ? costs.sharedCores() : fabric.nranks()), fabric, costs);
+    }
+
+    /**
+     * The host engine's tuner of ranks laid out as {@code layout} on machines of {@code cores}
+     * cores, on the channels the topology layer connects for them: what each rank of such a job
+     * chooses by.
+     */
+    static Tuner hostTuner(ServerLayout layout, Config config, int cores) {
         CostModel m = CostModel.HOST.withInterServer(config.interBandwidth(), config.interLatency())
                 .withIntraServer(config.intraBandwidth(), config.intraLatency());
-        return new CallSimulator(new Simulator(fabric, costs), config, m,
-                costs.sharedCores() > 0 ? costs.sharedCores() : fabric.nranks(), null, Simulator.CALLS, null);
+        return Tuner.create(config, layout, cores, Tuner.tuningText(config), m, null).withTopology(JobChannels.of(config, layout));
     }
 
     /**
@@ -98,8 +105,10 @@ public final class CallSimulator {
     public static CallSimulator gpu(ClusterFabric fabric, SimCosts costs, Config config) {
         CostModel m = NcclModel.of(fabric.nvlinkGBps(), fabric.nicGBpsPerGpu(), costs.copyGBps()[Protocol.SIMPLE.ordinal()]);
         Tuner.ChannelRule channels = config.channelBoundsGiven() ? null : CudaTuning.channelRule(CudaTuning.H100_MULTIPROCESSORS);
-        return new CallSimulator(new Simulator(fabric, costs), config, m, Math.max(costs.sharedCores(), fabric.nranks()), channels,
-                Simulator.CALLS, null);
+        ServerLayout layout = fabric.layout();
+        Tuner t = Tuner.create(config, layout, Math.max(costs.sharedCores(), fabric.nranks()), Tuner.tuningText(config), m, channels)
+                .withTopology(JobChannels.of(config, layout));
+        return of(t, fabric, costs);
     }
 
     public Simulator simulator() {
@@ -108,7 +117,7 @@ public final class CallSimulator {
 
     /** The call as the tuner (or JCCL_ALGO / JCCL_PROTO) would run it. */
     public Prediction predict(Collective c, long count, DataType type) {
-        return predict(c, count, type, tuner("", config));
+        return predict(c, count, type, tuner);
     }
 
     /** The call run by {@code a} in {@code p}, the tuner choosing its channels. */
@@ -136,9 +145,18 @@ public final class CallSimulator {
      * estimate. It plans rank 0 only, so it tells cheaply whether a simulation is affordable.
      */
     public long steps(Collective c, long count, DataType type, Algorithm a) {
+        return steps(c, count, type.size(), tunerFor(a));
+    }
+
+    /** The same for the call by {@code a} in {@code p}, of elements of {@code elementSize} bytes. */
+    long steps(Collective c, long count, int elementSize, Algorithm a, Protocol p) {
+        return steps(c, count, elementSize, tunerFor(a, p));
+    }
+
+    private long steps(Collective c, long count, int elementSize, Tuner t) {
         int n = simulator.fabric().nranks();
-        Planner.CallKey key = new Planner.CallKey(c, count, type.size(), 0);
-        Plan plan = Planner.make(tunerFor(a), config, RankSet.of(n, 0), Planner.THREADS, key, 0).plan();
+        Planner.CallKey key = new Planner.CallKey(c, count, elementSize, 0);
+        Plan plan = Planner.make(t, t.config(), RankSet.of(n, 0), Planner.THREADS, key, 0).plan();
         long steps = 0;
         for (io.jccl.plan.Segment seg : plan.segments(0)) {
             for (int l = 0; l < plan.lanes(); l++) {
@@ -148,37 +166,43 @@ public final class CallSimulator {
         return steps * n * calls;
     }
 
+    /** µs of the call by {@code a} in {@code p}, of elements of {@code elementSize} bytes. */
+    double micros(Collective c, long count, int elementSize, Algorithm a, Protocol p) {
+        return predict(c, count, elementSize, tunerFor(a, p)).micros();
+    }
+
     private Prediction predict(Collective c, long count, DataType type, Tuner tuner) {
+        return predict(c, count, type.size(), tuner);
+    }
+
+    private Prediction predict(Collective c, long count, int elementSize, Tuner tuner) {
+        if (count < 0) {
+            throw new IllegalArgumentException("count " + count);
+        }
         int n = simulator.fabric().nranks();
-        Planner.CallKey key = new Planner.CallKey(c, count, type.size(), 0);
+        Planner.CallKey key = new Planner.CallKey(c, count, elementSize, 0);
         if (n <= PLANNED_TOGETHER) {
-            Planner.Planned planned = Planner.make(tuner, config, RankSet.all(n), Planner.THREADS, key, 0);
+            Planner.Planned planned = Planner.make(tuner, tuner.config(), RankSet.all(n), Planner.THREADS, key, 0);
             Plan plan = planned.plan();
-            Simulator.Result r = simulator.run(rank -> plan, planned.choice().protocol(), type.size(), calls);
+            Simulator.Result r = simulator.run(rank -> plan, planned.choice().protocol(), elementSize, calls);
             return new Prediction(planned.choice(), r.micros(), r);
         }
         // Each rank planned alone, as each rank of the job plans its own steps: the steps of all
         // of them as objects at once would not fit in memory at a thousand ranks.
-        Planner.Planned first = Planner.make(tuner, config, RankSet.of(n, 0), Planner.THREADS, key, 0);
+        Planner.Planned first = Planner.make(tuner, tuner.config(), RankSet.of(n, 0), Planner.THREADS, key, 0);
         Simulator.Result r = simulator.run(rank -> rank == 0 ? first.plan()
-                : Planner.make(tuner, config, RankSet.of(n, rank), Planner.THREADS, key, rank).plan(),
-                first.choice().protocol(), type.size(), calls);
+                : Planner.make(tuner, tuner.config(), RankSet.of(n, rank), Planner.THREADS, key, rank).plan(),
+                first.choice().protocol(), elementSize, calls);
         return new Prediction(first.choice(), r.micros(), r);
     }
 
     /** The tuner that plans calls forced to {@code a}, choosing the protocol. */
     Tuner tunerFor(Algorithm a) {
-        return tuner(a.id(), config.withAlgorithms(a.id()));
+        return tuner.forcing(a, null);
     }
 
     /** The tuner that plans calls forced to {@code a} in {@code p}. */
     Tuner tunerFor(Algorithm a, Protocol p) {
-        return tuner(a.id() + "/" + p.id(), config.withAlgorithms(a.id()).withProtocols(p.id()));
-    }
-
-    /** The tuner of {@code cfg}, made once per {@code key} (what it forces). */
-    private synchronized Tuner tuner(String key, Config cfg) {
-        return tuners.computeIfAbsent(key, k -> Tuner.create(cfg, simulator.fabric().layout(), cores, Tuner.tuningText(cfg), model, channelRule)
-                .withTopology(topology));
+        return tuner.forcing(a, p);
     }
 }

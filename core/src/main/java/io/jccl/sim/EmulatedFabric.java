@@ -12,7 +12,7 @@ import java.util.Locale;
  * crosses its server's one NIC out and the destination server's NIC in, each at the inter-server
  * rate and shared by the server's ranks ({@link Nic#SHARED}). A rate of 0 is unshaped (no link). The
  * ranks talk over sockets (shared memory off, as {@code jccl fabric} runs them), all on one
- * machine, so they share its cores.
+ * machine, so they share its cores; or, for a job on real servers, each server a machine of its own.
  *
  * <pre>{@code
  * SimFabric f = new EmulatedFabric(ServerLayout.uniform(2, 4), 800, 200, EmulatedFabric.Nic.SHARED);
@@ -44,6 +44,8 @@ public final class EmulatedFabric extends SimFabric {
     /** Per rank its inter-server egress link (RAIL), or per server its NIC out and in (SHARED); -1: unshaped. */
     private final int[] interOut;
     private final int[] serverIn;
+    /** Whether each server is a machine of its own (else all ranks share the one that emulates them). */
+    private final boolean machinePerServer;
 
     /** KiB a shaped class sends at once after idling, as {@code jccl fabric} shapes them by default. */
     public static final int DEFAULT_BURST_KIB = 64;
@@ -55,6 +57,12 @@ public final class EmulatedFabric extends SimFabric {
 
     /** Shaped classes with a burst of {@code burstKib} KiB, as {@code jccl fabric --burst}. */
     public EmulatedFabric(ServerLayout layout, double intraMbit, double interMbit, Nic nic, int burstKib) {
+        this(layout, intraMbit, interMbit, nic, burstKib, false);
+    }
+
+    /** The same, each server a machine of its own where {@code machinePerServer}. */
+    public EmulatedFabric(ServerLayout layout, double intraMbit, double interMbit, Nic nic, int burstKib, boolean machinePerServer) {
+        this.machinePerServer = machinePerServer;
         if (intraMbit < 0 || interMbit < 0 || burstKib < 0) {
             throw new IllegalArgumentException("rates " + intraMbit + " and " + interMbit + " Mbit/s, burst " + burstKib + " KiB");
         }
@@ -109,6 +117,11 @@ public final class EmulatedFabric extends SimFabric {
     }
 
     @Override
+    int machineOf(int rank) {
+        return machinePerServer ? layout.serverOf(rank) : 0;
+    }
+
+    @Override
     int maxHops() {
         return 2;
     }
@@ -118,9 +131,14 @@ public final class EmulatedFabric extends SimFabric {
         return true;
     }
 
+    private static String rate(double mbit) {
+        return mbit > 0 ? String.format(Locale.ROOT, "%.0f Mbit/s", mbit) : "unshaped";
+    }
+
     @Override
     public String describe() {
-        return String.format(Locale.ROOT, "emulated fabric %d x %d (%s), intra %.0f Mbit/s, inter %.0f Mbit/s, %s NIC",
-                layout.servers(), layout.perServer(), layout, intraMbit, interMbit, nic.name().toLowerCase(Locale.ROOT));
+        return String.format(Locale.ROOT, "%s %d x %d (%s), intra %s, inter %s, %s NIC",
+                machinePerServer ? "servers" : "emulated fabric", layout.servers(), layout.perServer(), layout, rate(intraMbit),
+                rate(interMbit), nic.name().toLowerCase(Locale.ROOT)) + (machinePerServer ? ", each its own machine" : "");
     }
 }

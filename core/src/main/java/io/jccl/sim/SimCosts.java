@@ -57,6 +57,12 @@ public record SimCosts(String name, double launchUs, double stepUs, double sendU
         }
     }
 
+    /** The same with the ranks of a machine sharing {@code cores} cores (0: each lane its own). */
+    public SimCosts withSharedCores(int cores) {
+        return new SimCosts(name, launchUs, stepUs, sendUs, recvUs, copyGBps, reduceGBps, wireFactor, linkEfficiency,
+                intraLatencyUs, interLatencyUs, cores, netSendGBps, netRecvGBps, loadLatencyUs);
+    }
+
     @Override
     public double[] copyGBps() {
         return copyGBps.clone();

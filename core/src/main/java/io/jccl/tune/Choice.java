@@ -6,13 +6,15 @@ import io.jccl.proto.Protocol;
 
 /**
  * How one call runs: its algorithm, protocol and number of channels, where that came from, and the
- * time the model predicts for it (µs; NaN where the choice did not come from the model).
+ * time the model or the simulator predicts for it (µs; NaN where the choice came from neither).
  */
 public record Choice(Algorithm algorithm, Protocol protocol, int channels, Source source, double predictedMicros) {
     /** What decided. */
     public enum Source {
         /** The cost model. */
         MODEL,
+        /** The simulator, playing each candidate's plan (JCCL_TUNER_SIM). */
+        SIMULATED,
         /** A calibrated tuning table's best measured entry. */
         TABLE,
         /** A rule of an NCCL tuner-plugin CSV file. */

@@ -58,6 +58,20 @@ public final class Tuner {
     private final java.util.Map<Integer, ChannelShape> shapes = new java.util.HashMap<>();
     /** {@link #channelsOf} of the flat channels, by count. */
     private final Channels[] flatByCount = new Channels[io.jccl.topo.TopoSearch.MAX_CHANNELS + 1];
+    /** Prices the model's candidates instead of the model (JCCL_TUNER_SIM), or null. */
+    private final Pricer pricer;
+
+    /**
+     * What prices a call run by a given algorithm and protocol in place of the cost model: the
+     * simulator playing its plan (JCCL_TUNER_SIM). It must answer alike on every rank.
+     */
+    public interface Pricer {
+        /** Whether it prices this candidate quickly enough; where it does not price one, the model prices them all. */
+        boolean affords(Collective c, long count, int elementSize, Algorithm a, Protocol p);
+
+        /** µs the call would take. */
+        double micros(Collective c, long count, int elementSize, Algorithm a, Protocol p);
+    }
 
     /**
      * How many channels an engine runs a call of {@code bytes} (as {@link CallSize} counts) in
@@ -70,15 +84,16 @@ public final class Tuner {
 
     private Tuner(Config config, ServerLayout layout, int cores, CostModel model, TuningTable table, TunerRules rules,
                   ChannelRule channelRule) {
-        this(config, layout, cores, model, table, rules, channelRule, null);
+        this(config, layout, cores, model, table, rules, channelRule, null, null);
     }
 
     private Tuner(Config config, ServerLayout layout, int cores, CostModel model, TuningTable table, TunerRules rules,
-                  ChannelRule channelRule, Layout topology) {
+                  ChannelRule channelRule, Layout topology, Pricer pricer) {
         if (topology != null && !topology.hosts().equals(layout)) {
             throw new IllegalArgumentException("channels over " + topology.hosts() + " for ranks laid out as " + layout);
         }
         this.topology = topology;
+        this.pricer = pricer;
         this.config = config;
         this.channelRule = channelRule;
         this.nranks = layout.nranks();
@@ -182,7 +197,42 @@ public final class Tuner {
      * flat ones); its hosts must be this tuner's layout.
      */
     public Tuner withTopology(Layout topology) {
-        return new Tuner(config, layout, cores, model, table, rules, channelRule, topology);
+        return new Tuner(config, layout, cores, model, table, rules, channelRule, topology, pricer);
+    }
+
+    /**
+     * The same tuner with {@code pricer} pricing the candidates where the model would (a tuning
+     * file still decides where it has data); null: the model.
+     */
+    public Tuner withPricer(Pricer pricer) {
+        return new Tuner(config, layout, cores, model, table, rules, channelRule, topology, pricer);
+    }
+
+    /**
+     * The same tuner allowed only {@code a} and, unless null, only protocol {@code p}, as
+     * JCCL_ALGO and JCCL_PROTO would force them; it prices by the model.
+     */
+    public Tuner forcing(Algorithm a, Protocol p) {
+        Config forced = config.withAlgorithms(a.id());
+        if (p != null) {
+            forced = forced.withProtocols(p.id());
+        }
+        return new Tuner(forced, layout, cores, model, table, rules, channelRule, topology, null);
+    }
+
+    /** The same tuner on {@code min..max} channels, as JCCL_MIN/MAX_NCHANNELS bound them (an engine's own channel rule set aside). */
+    public Tuner withChannels(int min, int max) {
+        return new Tuner(config.withChannels(min, max), layout, cores, model, table, rules, null, topology, pricer);
+    }
+
+    /** The cores of a machine it counts (rank 0's, shared by all ranks). */
+    public int cores() {
+        return cores;
+    }
+
+    /** The configuration it chooses by (the communicator's shared one). */
+    public Config config() {
+        return config;
     }
 
     /** The searched channels plans are laid on, or null when they are {@link Channels#flat}. */
@@ -321,6 +371,10 @@ public final class Tuner {
         if (weighed.isEmpty()) {
             weighed = algos; // forced by JCCL_ALGO
         }
+        Choice priced = pricer == null ? null : pricedChoice(c, count, elementSize, bytes, weighed, protos);
+        if (priced != null) {
+            return priced;
+        }
         Choice best = null;
         for (Algorithm a : weighed) {
             for (Protocol p : protos) {
@@ -334,6 +388,27 @@ public final class Tuner {
                 t += model.messageTime(scheduleCost, c, a, count, perCore, tiles);
                 if (best == null || t < best.predictedMicros()) {
                     best = new Choice(a, p, ch, Choice.Source.MODEL, t);
+                }
+            }
+        }
+        return best;
+    }
+
+    /** The pricer's fastest candidate, or null where it cannot price them all. */
+    private Choice pricedChoice(Collective c, long count, int elementSize, long bytes, Set<Algorithm> algos, Set<Protocol> protos) {
+        for (Algorithm a : algos) {
+            for (Protocol p : protos) {
+                if (!pricer.affords(c, count, elementSize, a, p)) {
+                    return null;
+                }
+            }
+        }
+        Choice best = null;
+        for (Algorithm a : algos) {
+            for (Protocol p : protos) {
+                double t = pricer.micros(c, count, elementSize, a, p);
+                if (best == null || t < best.predictedMicros()) {
+                    best = new Choice(a, p, channels(bytes, p), Choice.Source.SIMULATED, t);
                 }
             }
         }

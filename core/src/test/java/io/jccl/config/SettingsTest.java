@@ -28,7 +28,7 @@ class SettingsTest {
             entry("JCCL_LL128_BUFFSIZE", "2400K"), entry("JCCL_TIMEOUT", "2.5"), entry("JCCL_ALGO", "ring,tree"),
             entry("JCCL_PROTO", "LL,Simple"), entry("JCCL_MIN_NCHANNELS", "2"), entry("JCCL_MAX_NCHANNELS", "3"),
             entry("JCCL_INTER_BW", "0.125"), entry("JCCL_INTER_LATENCY", "50.0"), entry("JCCL_INTRA_BW", "0.1"),
-            entry("JCCL_INTRA_LATENCY", "210.0"), entry("JCCL_TUNING_FILE", "/no/such/table.json"), entry("JCCL_P2P_DISABLE", "1"),
+            entry("JCCL_INTRA_LATENCY", "210.0"), entry("JCCL_TUNING_FILE", "/no/such/table.json"), entry("JCCL_TUNER_SIM", "1"), entry("JCCL_P2P_DISABLE", "1"),
             entry("JCCL_SHM_DISABLE", "1"), entry("JCCL_CMA_DISABLE", "1"), entry("JCCL_CPU_PINNING", "0"), entry("JCCL_IGNORE_CPU_AFFINITY", "1"), entry("JCCL_CHECK_CALLS", "0"), entry("JCCL_KEEPALIVE_MS", "250"),
             entry("JCCL_COMM_BLOCKING", "0"), entry("JCCL_SOCKET_NTHREADS", "2"),
             entry("JCCL_NSOCKS_PERTHREAD", "4"), entry("JCCL_SOCKET_IFNAME", "^docker,lo"), entry("JCCL_SOCKET_FAMILY", "AF_INET6"),
@@ -45,7 +45,7 @@ class SettingsTest {
             entry("JCCL_LL128_BUFFSIZE", "33000"), entry("JCCL_TIMEOUT", "-1"), entry("JCCL_ALGO", "ring,fast"),
             entry("JCCL_PROTO", "^LL,LL128,Simple"), entry("JCCL_MIN_NCHANNELS", "0"), entry("JCCL_MAX_NCHANNELS", "65"),
             entry("JCCL_INTER_BW", "fast"), entry("JCCL_INTER_LATENCY", "-3"), entry("JCCL_INTRA_BW", "NaN"),
-            entry("JCCL_INTRA_LATENCY", "Infinity"), entry("JCCL_TUNING_FILE", "a\0b"), entry("JCCL_P2P_DISABLE", "yes"),
+            entry("JCCL_INTRA_LATENCY", "Infinity"), entry("JCCL_TUNING_FILE", "a\0b"), entry("JCCL_TUNER_SIM", "yes"), entry("JCCL_P2P_DISABLE", "yes"),
             entry("JCCL_SHM_DISABLE", "2"), entry("JCCL_CMA_DISABLE", "true"), entry("JCCL_CPU_PINNING", "off"), entry("JCCL_IGNORE_CPU_AFFINITY", "on"), entry("JCCL_CHECK_CALLS", "yes"), entry("JCCL_KEEPALIVE_MS", "-1"),
             entry("JCCL_COMM_BLOCKING", "no"), entry("JCCL_SOCKET_NTHREADS", "0"),
             entry("JCCL_NSOCKS_PERTHREAD", "two"), entry("JCCL_SOCKET_IFNAME", "e".repeat(4097)),
@@ -245,7 +245,7 @@ class SettingsTest {
         assertThat(Settings.ALL.stream().filter(Setting::isShared).map(Setting::name)).containsExactly("JCCL_BUFFSIZE",
                 "JCCL_LL_BUFFSIZE", "JCCL_LL128_BUFFSIZE", "JCCL_ALGO", "JCCL_PROTO", "JCCL_MIN_NCHANNELS", "JCCL_MAX_NCHANNELS",
                 "JCCL_INTER_BW", "JCCL_INTER_LATENCY", "JCCL_INTRA_BW", "JCCL_INTRA_LATENCY", "JCCL_TUNING_FILE",
-                "JCCL_P2P_DISABLE", "JCCL_SHM_DISABLE", "JCCL_CHECK_CALLS", "JCCL_KEEPALIVE_MS");
+                "JCCL_TUNER_SIM", "JCCL_P2P_DISABLE", "JCCL_SHM_DISABLE", "JCCL_CHECK_CALLS", "JCCL_KEEPALIVE_MS");
         assertThat(s.p2pDisable()).isTrue();
         assertThat(s.shmDisable()).isTrue();
         assertThat(s.tuningFile()).isEqualTo(table.toString());

@@ -177,8 +177,8 @@ public final class CudaTuning {
         int perRank = Math.max(1, multiprocessors / Math.max(1, sharing));
         Tuner.ChannelRule gpuChannels = config.channelBoundsGiven() ? null : channelRule(perRank);
         ServerLayout hosts = topology == null ? ServerLayout.single(nranks) : topology.hosts();
-        return Tuner.create(config, hosts, Runtime.getRuntime().availableProcessors(), text,
-                CudaCostModel.of(nranks, sharing, memoryGBps), gpuChannels).withTopology(topology);
+        return io.jccl.sim.JobModel.priced(Tuner.create(config, hosts, Runtime.getRuntime().availableProcessors(), text,
+                CudaCostModel.of(nranks, sharing, memoryGBps), gpuChannels).withTopology(topology), io.jccl.sim.JobModel::gpu);
     }
 
     static int kernelProtocol(Protocol p) {

@@ -93,8 +93,8 @@ public final class HostComm extends EngineRank {
             @Override
             public HostDomain domain() {
                 Config shared = s.applyTo(config);
-                return new HostDomain(n, shared, io.jccl.tune.Tuner.create(shared, hosts, s.cores(), s.tuningText())
-                        .withTopology(channels), peers);
+                io.jccl.tune.Tuner tuner = io.jccl.tune.Tuner.create(shared, hosts, s.cores(), s.tuningText()).withTopology(channels);
+                return new HostDomain(n, shared, tuner, peers, Transport.anyNet(bootstrap.peers(), s.p2pDisable(), s.shmDisable()));
             }
 
             @Override
@@ -140,6 +140,11 @@ public final class HostComm extends EngineRank {
             log.info(Config.Subsys.INIT, peers.describe(r) + " via " + (t == Transport.NET && net != null ? net : t.toString()));
         }
         log.info(Config.Subsys.INIT, VectorKernels.describe());
+    }
+
+    /** Whether any two ranks of the communicator talk over sockets (else all through memory). */
+    public boolean overSockets() {
+        return domain.sockets;
     }
 
     @Override

@@ -48,12 +48,18 @@ final class HostDomain implements NetOwner, Wait.Watch {
     final int otherProcessRanks;
     /** The NUMA domains' CPUs of the local ranks, where the proxy threads run; null: anywhere. */
     private volatile CpuSet proxyCpus;
+    /** Whether any two ranks talk over sockets (else all through memory): which calibration the simulator prices them at. */
+    final boolean sockets;
 
     HostDomain(int nranks, Config config, io.jccl.topo.ServerLayout layout) {
-        this(nranks, config, Tuner.create(config, layout).withTopology(io.jccl.engine.JobChannels.of(config, layout)), null);
+        this(nranks, config, Tuner.create(config, layout).withTopology(io.jccl.engine.JobChannels.of(config, layout)), null,
+                config.p2pDisable() && config.shmDisable());
     }
 
-    HostDomain(int nranks, Config config, Tuner tuner, PeerProcesses peers) {
+    /** {@code sockets}: whether any two ranks talk over sockets (else all through memory). */
+    HostDomain(int nranks, Config config, Tuner tuner, PeerProcesses peers, boolean sockets) {
+        this.sockets = sockets;
+        tuner = io.jccl.sim.JobModel.priced(tuner, (t, rank) -> io.jccl.sim.JobModel.host(t, rank, sockets));
         this.nranks = nranks;
         this.config = config;
         this.slotBytes = Protocol.SIMPLE.slotBytes(config.buffSize());

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+package io.jccl;
+
+/**
+ * What a call would cost, as {@link Communicator#estimate} predicts it without running it (NCCL's
+ * {@code ncclGroupSimulateEnd}): how the communicator would run it, the µs the simulator predicts
+ * for one such call once calls follow each other, and the fabric it was played on (so that a
+ * reader knows which links and which calibration the figure rests on):
+ *
+ * {@snippet class="io.jccl.JcclExamplesTest" region="call-estimate"}
+ *
+ * @param choice the algorithm, protocol and channels simulated: the communicator's own choice
+ * @param micros predicted µs per call
+ * @param fabric the modelled fabric, in words
+ */
+public record CallEstimate(CallChoice choice, double micros, String fabric) {
+    @Override
+    public String toString() {
+        return String.format(java.util.Locale.ROOT, "%s: %.1f us on %s", choice, micros, fabric);
+    }
+}
