@@ -371,7 +371,9 @@ public final class Tuner {
         if (weighed.isEmpty()) {
             weighed = algos; // forced by JCCL_ALGO
         }
-        Choice priced = pricer == null ? null : pricedChoice(c, count, elementSize, bytes, weighed, protos);
+        // one candidate (JCCL_ALGO and JCCL_PROTO force it) needs no pricing
+        Choice priced = pricer == null || weighed.size() * protos.size() < 2 ? null
+                : pricedChoice(c, count, elementSize, bytes, weighed, protos);
         if (priced != null) {
             return priced;
         }
