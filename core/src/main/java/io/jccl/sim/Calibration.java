@@ -83,7 +83,7 @@ public final class Calibration {
                     number(m, "recvUs", where), perProtocol(m, "copyGBps", where), number(m, "reduceGBps", where),
                     perProtocol(m, "wireFactor", where), number(m, "linkEfficiency", where),
                     number(m, "intraLatencyUs", where), number(m, "interLatencyUs", where),
-                    (int) number(m, "sharedCores", where), number(m, "netSendGBps", where), number(m, "netRecvGBps", where),
+                    (int) number(m, "sharedCores", where), perProtocol(m, "netSendGBps", where), perProtocol(m, "netRecvGBps", where),
                     number(m, "loadLatencyUs", where));
         } catch (IllegalArgumentException e) {
             throw e.getMessage().startsWith(source) ? e : new IllegalArgumentException(source + ": " + e.getMessage(), e);

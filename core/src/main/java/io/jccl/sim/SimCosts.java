@@ -16,8 +16,8 @@ import io.jccl.proto.Protocol;
  * {@code sharedCores} is above 0 all the ranks of a machine share that many cores for their steps
  * (the host engine on the machine that runs the emulated fabric); 0: every lane has its own.
  * A message over the network also costs the cores of both machines its bytes at
- * {@code netSendGBps} and {@code netRecvGBps} (the proxies' system calls and the kernel's copies
- * and TCP), while it crosses the wire: where the cores are shared, that is what bounds a host
+ * {@code netSendGBps} and {@code netRecvGBps} of its protocol (the proxies' system calls, the
+ * kernel's copies and TCP, and for LL the proxies' packing of lines), while it crosses the wire: where the cores are shared, that is what bounds a host
  * job's large calls. Where the ranks share cores, a message's latency also grows by
  * {@code loadLatencyUs} for each rank per core beyond one: the hand-overs of cores that waking a
  * proxy and a lane take when more threads wait than there are cores. Arrays are by {@link Protocol#ordinal()}. Values come from {@link Calibration}.
@@ -27,14 +27,17 @@ import io.jccl.proto.Protocol;
  */
 public record SimCosts(String name, double launchUs, double stepUs, double sendUs, double recvUs, double[] copyGBps,
                        double reduceGBps, double[] wireFactor, double linkEfficiency, double intraLatencyUs,
-                       double interLatencyUs, int sharedCores, double netSendGBps, double netRecvGBps,
+                       double interLatencyUs, int sharedCores, double[] netSendGBps, double[] netRecvGBps,
                        double loadLatencyUs) {
     public SimCosts {
         copyGBps = copyGBps.clone();
         wireFactor = wireFactor.clone();
+        netSendGBps = netSendGBps.clone();
+        netRecvGBps = netRecvGBps.clone();
         int np = Protocol.values().length;
-        if (copyGBps.length != np || wireFactor.length != np) {
-            throw new IllegalArgumentException(name + ": copyGBps and wireFactor need one value per protocol " + java.util.Arrays.toString(Protocol.values()));
+        if (copyGBps.length != np || wireFactor.length != np || netSendGBps.length != np || netRecvGBps.length != np) {
+            throw new IllegalArgumentException(name + ": copyGBps, wireFactor, netSendGBps and netRecvGBps need one value per protocol "
+                    + java.util.Arrays.toString(Protocol.values()));
         }
         for (double v : new double[] {launchUs, stepUs, sendUs, recvUs, intraLatencyUs, interLatencyUs}) {
             if (!(v >= 0) || Double.isInfinite(v)) {
@@ -47,9 +50,14 @@ public record SimCosts(String name, double launchUs, double stepUs, double sendU
                         + " GB/s with " + wireFactor[p] + " wire bytes per byte");
             }
         }
-        if (!(netSendGBps > 0) || !(netRecvGBps > 0) || !(loadLatencyUs >= 0)) {
-            throw new IllegalArgumentException(name + ": netSendGBps " + netSendGBps + ", netRecvGBps " + netRecvGBps
-                    + ", loadLatencyUs " + loadLatencyUs);
+        for (int p = 0; p < np; p++) {
+            if (!(netSendGBps[p] > 0) || !(netRecvGBps[p] > 0)) {
+                throw new IllegalArgumentException(name + ": " + Protocol.values()[p] + " netSendGBps " + netSendGBps[p]
+                        + ", netRecvGBps " + netRecvGBps[p]);
+            }
+        }
+        if (!(loadLatencyUs >= 0)) {
+            throw new IllegalArgumentException(name + ": loadLatencyUs " + loadLatencyUs);
         }
         if (!(reduceGBps > 0) || !(linkEfficiency > 0 && linkEfficiency <= 1) || sharedCores < 0) {
             throw new IllegalArgumentException(name + ": reduceGBps " + reduceGBps + ", linkEfficiency " + linkEfficiency
@@ -73,6 +81,16 @@ public record SimCosts(String name, double launchUs, double stepUs, double sendU
         return wireFactor.clone();
     }
 
+    @Override
+    public double[] netSendGBps() {
+        return netSendGBps.clone();
+    }
+
+    @Override
+    public double[] netRecvGBps() {
+        return netRecvGBps.clone();
+    }
+
     /** µs a lane spends on {@code step} of {@code bytes} per message in protocol {@code p}, waits aside. */
     double stepMicros(Step step, long bytes, Protocol p) {
         return stepMicros(step.kind().reduces(), step.recv().size(), step.send().size(), bytes, p);
@@ -85,9 +103,9 @@ public record SimCosts(String name, double launchUs, double stepUs, double sendU
         return stepUs + recvs * recvUs + sends * sendUs + data;
     }
 
-    /** µs of a core sending ({@code sender}) or receiving {@code wire} bytes over the network costs. */
-    double netMicros(double wire, boolean sender) {
-        return wire / ((sender ? netSendGBps : netRecvGBps) * 1000);
+    /** µs of a core sending ({@code sender}) or receiving {@code wire} bytes over the network in {@code p} costs. */
+    double netMicros(double wire, boolean sender, Protocol p) {
+        return wire / ((sender ? netSendGBps : netRecvGBps)[p.ordinal()] * 1000);
     }
 
     /** µs a message's latency {@code base} becomes on a machine running {@code ranks} ranks on its shared cores. */

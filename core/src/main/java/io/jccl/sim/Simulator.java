@@ -603,8 +603,8 @@ public final class Simulator {
             double sendCpu = 0;
             double recvCpu = 0;
             if (cores != null && network[c]) {
-                sendCpu = costs.netMicros(wire, true);
-                recvCpu = costs.netMicros(wire, false);
+                sendCpu = costs.netMicros(wire, true, protocol);
+                recvCpu = costs.netMicros(wire, false, protocol);
             }
             // Each port sends what its burst allows at once and the rest at its rate.
             double done = go;

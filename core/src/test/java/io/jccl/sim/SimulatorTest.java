@@ -2,6 +2,8 @@
 package io.jccl.sim;
 
 import io.jccl.Collective;
+import io.jccl.Config;
+import io.jccl.DataType;
 import io.jccl.algo.Algorithm;
 import io.jccl.algo.Algorithms;
 import io.jccl.plan.Call;
@@ -27,7 +29,7 @@ class SimulatorTest {
     /** Nothing costs anything but the wire and a latency of {@code latency} µs per message. */
     static SimCosts wireOnly(double latency) {
         return new SimCosts("test", 0, 0, 0, 0, new double[] {1e9, 1e9, 1e9}, 1e9, new double[] {1, 1, 1}, 1, latency, latency, 0,
-                1e9, 1e9, 0);
+                new double[] {1e9, 1e9, 1e9}, new double[] {1e9, 1e9, 1e9}, 0);
     }
 
     private static Plan plan(Collective c, Algorithm a, ServerLayout layout, int channels, long count, long maxMessage) {
@@ -165,7 +167,7 @@ class SimulatorTest {
         b.add(1, 0, Step.recv(new Link(0, 0), new Region(Buf.OUTPUT, 0, 0, 1)));
         Plan p = Plan.shared("p", Collective.ALL_REDUCE, 2, 1, List.of(new Segment(b.build(), 0, 1, 64)));
         SimCosts slowReceiver = new SimCosts("test", 0, 0, 0, 10, new double[] {1e9, 1e9, 1e9}, 1e9, new double[] {1, 1, 1}, 1, 0, 0,
-                0, 1e9, 1e9, 0);
+                0, new double[] {1e9, 1e9, 1e9}, new double[] {1e9, 1e9, 1e9}, 0);
         SimFabric f = new EmulatedFabric(ServerLayout.uniform(2, 1), 0, 0, EmulatedFabric.Nic.RAIL);
         Simulator.Result r = new Simulator(f, slowReceiver).run(i -> p, Protocol.SIMPLE, 4, 1);
         assertThat(r.firstMicros()).isCloseTo(640, within(1e-6));
@@ -180,5 +182,32 @@ class SimulatorTest {
         assertThatThrownBy(() -> Calibration.parse("{\"host\": {\"launchUs\": 1}}", "mine.json"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("mine.json: host.stepUs is missing");
         assertThatThrownBy(() -> Calibration.parse("{\"host\": 3}", "mine.json")).hasMessageContaining("\"host\" is not an object");
+        // the network's cost per byte is per protocol (LL's proxies pack and unpack lines); one number for all is refused
+        String bundled = new String(readBundled(), java.nio.charset.StandardCharsets.UTF_8);
+        String old = bundled.replaceFirst("\"netSendGBps\": \\{[^}]*}", "\"netSendGBps\": 1.1");
+        assertThat(old).isNotEqualTo(bundled);
+        assertThatThrownBy(() -> Calibration.parse(old, "old.json")).hasMessageContaining("old.json: host.netSendGBps must be an object");
+    }
+
+    /** Per wire byte, a host core spends more on an LL message over a socket than on a Simple one: the proxies repack LL's lines. */
+    @Test
+    void aSocketsLlBytesCostTheCoresMoreThanSimplesBytes() {
+        SimCosts host = Calibration.bundled().costs("host");
+        assertThat(host.netMicros(1 << 20, true, Protocol.LL)).isGreaterThan(2 * host.netMicros(1 << 20, true, Protocol.SIMPLE));
+        assertThat(host.netMicros(1 << 20, false, Protocol.LL)).isGreaterThan(2 * host.netMicros(1 << 20, false, Protocol.SIMPLE));
+        // and so the simulated LL ring all-reduce of 16 MiB over 2 unshaped servers is CPU-bound well above Simple's
+        CallSimulator s = CallSimulator.host(new EmulatedFabric(ServerLayout.uniform(2, 1), 0, 0, EmulatedFabric.Nic.RAIL), host,
+                Config.defaults());
+        double ll = s.predict(Collective.ALL_REDUCE, 4 << 20, DataType.FLOAT32, Algorithm.RING, Protocol.LL).micros();
+        double simple = s.predict(Collective.ALL_REDUCE, 4 << 20, DataType.FLOAT32, Algorithm.RING, Protocol.SIMPLE).micros();
+        assertThat(ll).isGreaterThan(3 * simple);
+    }
+
+    private static byte[] readBundled() {
+        try (java.io.InputStream in = Calibration.class.getResourceAsStream("calibration.json")) {
+            return in.readAllBytes();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }
