@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: Apache-2.0
-# The runs behind the host constants of core/src/main/resources/io/jccl/sim/calibration.json
+# The runs behind the host and shm constants of core/src/main/resources/io/jccl/sim/calibration.json
 # (docs/simulator.md, "Calibration"): ring all-reduces (and one all-gather) on emulated fabrics that
-# the validation (jccl simcheck: 2x2, 2x4, 4x2 at 800/200 Mbit/s) does not use. Needs root and
+# the validation (jccl simcheck: 2x2, 2x4, 4x2 at 800/200 Mbit/s) does not use, LL's network cost
+# (2 x 1 unshaped, JCCL_PROTO=LL), and the shm entry's perf runs on threads. Needs root and
 # iproute2; run from the repository root; prints perf's tables, one per run.
 set -u
 clean() { for n in $(ip netns list | awk '/^jn-/{print $1}'); do ip netns del "$n"; done; }
@@ -27,4 +28,14 @@ for coll in allreduce allgather; do
   JCCL_ALGO=ring timeout 900 ./jccl fabric --servers 2 --ranks 4 --intra 400 --inter 100 -- \
       perf $coll -b 256K -e 16M -f 4 -n 1 -w 1 --min-time 0 --jit_warmup 500 -c 1
   clean
+done
+echo "## 2 x 1 unshaped, ring all-reduce in LL (netSendGBps/netRecvGBps LL)"
+JCCL_ALGO=ring JCCL_PROTO=LL timeout 900 ./jccl fabric --servers 2 --ranks 1 --intra 0 --inter 0 -- \
+    perf allreduce -b 64K -e 16M -f 4 -n 1 -w 1 --min-time 0 --jit_warmup 500 -c 1
+clean
+for t in 2 4; do
+  for coll in allreduce allgather; do
+    echo "## shm: $coll on $t threads of one process"
+    timeout 900 ./jccl perf $coll -t $t -b 8 -e 64M -f 8 -n 5 -w 2
+  done
 done
