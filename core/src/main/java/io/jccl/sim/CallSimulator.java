@@ -16,6 +16,9 @@ import io.jccl.tune.CostModel;
 import io.jccl.tune.Tuner;
 import io.jccl.topo.ServerLayout;
 
+import java.util.HashMap;
+import java.util.Map;
+
 
 /**
  * Predicts a collective call on a modelled fabric from the plan an engine would run: the tuner
@@ -42,6 +45,8 @@ public final class CallSimulator {
     private final Simulator simulator;
     /** The tuner of the calls it predicts; forced to an algorithm and protocol where asked. */
     private final Tuner tuner;
+    /** The tuners forced to an algorithm (and protocol), made once: a tuner caches its channels' shapes. */
+    private final Map<String, Tuner> forced = new HashMap<>();
     private final int calls;
 
     private CallSimulator(Simulator simulator, Tuner tuner, int calls) {
@@ -198,11 +203,11 @@ public final class CallSimulator {
 
     /** The tuner that plans calls forced to {@code a}, choosing the protocol. */
     Tuner tunerFor(Algorithm a) {
-        return tuner.forcing(a, null);
+        return tunerFor(a, null);
     }
 
-    /** The tuner that plans calls forced to {@code a} in {@code p}. */
-    Tuner tunerFor(Algorithm a, Protocol p) {
-        return tuner.forcing(a, p);
+    /** The tuner that plans calls forced to {@code a} in {@code p} (null: the tuner chooses it). */
+    synchronized Tuner tunerFor(Algorithm a, Protocol p) {
+        return forced.computeIfAbsent(a.id() + "/" + (p == null ? "" : p.id()), k -> tuner.forcing(a, p));
     }
 }
