@@ -76,7 +76,8 @@ public final class ShmFiles {
         MemorySegment seg;
         try (FileChannel ch = FileChannel.open(path, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
-            long free = Files.getFileStore(path).getUsableSpace();
+            // The directory's store, not the file's: the other side's close may unlink the name now.
+            long free = Files.getFileStore(path.getParent()).getUsableSpace();
             if (bytes - ch.size() > free) {
                 throw full(path, bytes, free, rank, null);
             }

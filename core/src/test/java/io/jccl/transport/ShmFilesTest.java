@@ -115,4 +115,34 @@ class ShmFilesTest {
         assertThat(note).as("kept for its reader").exists();
         assertThat(plain).doesNotExist();
     }
+
+    /**
+     * A side that closes unlinks a file it mapped alone, which the other side may have just
+     * opened: mapping it must not need its name any more (a fake-CUDA CI run failed that way).
+     */
+    @Test
+    void aFileUnlinkedWhileTheOtherSideMapsItStillMaps() throws Exception {
+        Path p = ShmFiles.path(COMM, "race", 0, 0, 1, 1, 2);
+        made.add(p);
+        Thread unlinker = Thread.ofPlatform().daemon().start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        });
+        try {
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            for (int i = 0; i < 2_000 && System.nanoTime() < deadline; i++) {
+                try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+                    assertThat(ShmFiles.attach(p, ShmFiles.HEADER + 64, a, 0).byteSize()).isEqualTo(ShmFiles.HEADER + 64);
+                }
+            }
+        } finally {
+            unlinker.interrupt();
+            unlinker.join(5_000);
+        }
+    }
 }
