@@ -41,8 +41,8 @@ final class SimCheckCommand {
               and per band of sizes the mean absolute error and the largest: the validation of
               docs/simulator.md. Each size is checked once first (its connections made); sizes from --small
               are timed after 500 JIT warm-up calls and 20 warm-up calls for at least 300 ms, those of
-              --large after 1 warm-up call once, the sweep starting a size below --large's first and
-              dropping it, its calls warming the process up (defaults 16K..1M and 4M..64M, by 4).
+              --large after 500 JIT warm-up calls and 1 warm-up call once, the sweep starting a size
+              below --large's first and dropping it (defaults 16K..1M and 4M..64M, by 4).
               --intra/--inter default 800 and 200 Mbit/s. --cases default: allreduce with ring, tree, hierring,
               torus2d and rhd; allgather and reducescatter with ring and pipeline.
               --save FILE appends every measured row to FILE (tab-separated) as it comes;
@@ -190,7 +190,7 @@ final class SimCheckCommand {
                                 List<String> perf = new ArrayList<>(List.of("perf", col.cliName(),
                                         "-b", Long.toString(small ? o.smallMin() : o.largeMin() / 4),
                                         "-e", Long.toString(small ? o.smallMax() : o.largeMax()), "-f", "4", "-c", "1",
-                                        "--jit_warmup", small ? "500" : "0", "-n", "1", "-w", small ? "20" : "1",
+                                        "--jit_warmup", "500", "-n", "1", "-w", small ? "20" : "1",
                                         "--min-time", small ? "300" : "0"));
                                 String text = FabricCommand.capture(f, perf, Map.of("JCCL_ALGO", p[1]), 1800, err);
                                 if (text == null) {
