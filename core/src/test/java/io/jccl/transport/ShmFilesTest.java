@@ -6,6 +6,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -136,7 +137,7 @@ class ShmFilesTest {
         try {
             long deadline = System.nanoTime() + 10_000_000_000L;
             for (int i = 0; i < 2_000 && System.nanoTime() < deadline; i++) {
-                try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+                try (Arena a = Arena.ofConfined()) {
                     assertThat(ShmFiles.attach(p, ShmFiles.HEADER + 64, a, 0).byteSize()).isEqualTo(ShmFiles.HEADER + 64);
                 }
             }
