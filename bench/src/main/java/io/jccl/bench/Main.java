@@ -31,6 +31,8 @@ public final class Main {
                                 (jccl simstudy --help)
               simcheck          the simulator against jccl perf timed on emulated fabrics (jccl simcheck --help;
                                 needs root)
+              timeline FILE...  a NET timeline's last call, measured or simulated: links' use, messages in
+                                flight (jccl timeline --help)
               netbench          all-reduce busbw across two shaped namespace hosts against one TCP
                                 stream's throughput (jccl netbench --help; needs root)
               tcpprobe          one TCP stream's throughput, iperf-style (jccl tcpprobe --help)
@@ -127,6 +129,13 @@ public final class Main {
                         yield 0;
                     }
                     yield SimCheckCommand.run(SimCheckCommand.parse(rest), out, err);
+                }
+                case "timeline" -> {
+                    if (wantsHelp(rest)) {
+                        out.println(TimelineCommand.USAGE);
+                        yield 0;
+                    }
+                    yield TimelineCommand.run(TimelineCommand.parse(rest), out, err);
                 }
                 case "netbench" -> {
                     if (wantsHelp(rest)) {

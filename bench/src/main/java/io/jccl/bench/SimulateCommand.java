@@ -12,6 +12,7 @@ import io.jccl.sim.CallSimulator;
 import io.jccl.sim.ClusterFabric;
 import io.jccl.sim.EmulatedFabric;
 import io.jccl.sim.SimFabric;
+import io.jccl.sim.Simulator;
 import io.jccl.topo.ServerLayout;
 import io.jccl.topo.TopoSystem;
 
@@ -50,6 +51,7 @@ final class SimulateCommand {
         }
         List<Row> rows = new ArrayList<>();
         List<String> fabrics = new ArrayList<>();
+        StringBuilder timeline = new StringBuilder();
         for (int servers : o.servers()) {
             SimFabric fabric;
             try {
@@ -60,6 +62,9 @@ final class SimulateCommand {
             }
             CallSimulator sim = o.gpus() ? CallSimulator.gpu((ClusterFabric) fabric, cal.costs("gpu"), config)
                     : CallSimulator.host(fabric, cal.costs("host"), config);
+            if (o.timeline() != null) {
+                sim = sim.withTimeline(lines(timeline));
+            }
             fabrics.add(fabric.describe());
             out.printf(Locale.ROOT, "# jccl simulate %s: %d ranks on %s%n", o.collective().cliName(), fabric.nranks(), fabric.describe());
             out.printf(Locale.ROOT, "# calibration: %s; datatype %s; predicted, not measured (docs/simulator.md)%n", cal.source(),
@@ -93,11 +98,29 @@ final class SimulateCommand {
             if (o.plot() != null) {
                 Files.writeString(o.plot(), SimPlot.svg(o, fabrics, rows));
             }
+            if (o.timeline() != null) {
+                Files.writeString(o.timeline(), timeline);
+            }
         } catch (IOException e) {
             err.println("jccl simulate: " + e.getMessage());
             return 1;
         }
         return 0;
+    }
+
+    /**
+     * A timeline that writes each message as the engine's NET timeline does ({@code NetTrace}),
+     * its times in µs from the first launch: when its lane sent it ({@code isend}), when it went
+     * out on its links ({@code wire}, the simulator's alone) and when it arrived.
+     */
+    static Simulator.Timeline lines(StringBuilder out) {
+        return (p, channel, from, to, seq, bytes, call, sent, wire, arrived) -> {
+            String conn = " " + p.id() + " ch" + channel + " " + from + "->" + to + " #" + seq + " " + Math.round(bytes) + " call "
+                    + call + "\n";
+            out.append(String.format(Locale.ROOT, "timeline %.1f isend", sent)).append(conn);
+            out.append(String.format(Locale.ROOT, "timeline %.1f wire", wire)).append(conn);
+            out.append(String.format(Locale.ROOT, "timeline %.1f arrived", arrived)).append(conn);
+        };
     }
 
     private static long next(long bytes, int factor) {

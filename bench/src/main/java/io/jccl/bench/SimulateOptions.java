@@ -19,14 +19,15 @@ import java.util.List;
  * @param perServer  ranks (GPUs) per node
  * @param topo       the NCCL topology XML of each node, or null
  * @param gpus       whether the fabric is a GPU cluster (the CUDA engine's costs) rather than the emulated one
+ * @param timeline   where to write every message of the one size's calls, or null
  */
 record SimulateOptions(Collective collective, DataType type, long minBytes, long maxBytes, int factor, List<Integer> servers,
                        int perServer, double intraMbit, double interMbit, EmulatedFabric.Nic nic, boolean gpus, Path topo,
                        double nvlinkGBps, double nicGbit, int nics, ClusterFabric.Net net, boolean all, Path plot, Path json,
-                       Path calibration) {
+                       Path calibration, Path timeline) {
     static final String USAGE = """
             usage: jccl simulate COLLECTIVE FABRIC [-b MIN] [-e MAX] [-f F] [-d TYPE] [--all] [--plot FILE.svg] [--json FILE]
-                                 [--calibration FILE]
+                                 [--calibration FILE] [--timeline FILE]
               Predicts the calls jccl perf would time, by playing the plans the engine would run step by
               step on a modelled fabric (io.jccl.sim; docs/simulator.md): the same table as jccl perf, with
               the predicted time, algbw and busbw (#wrong is N/A), one row per size for the algorithm and
@@ -48,6 +49,8 @@ record SimulateOptions(Collective collective, DataType type, long minBytes, long
               --plot FILE   SVG: busbw and time against size (and against ranks, for several rank counts)
               --json FILE   every row, as JSON
               --calibration FILE   the constants (default: the library's, io/jccl/sim/calibration.json)
+              --timeline FILE      every message the one size's calls send, as the engine's NET timeline
+                            (JCCL_DEBUG=TRACE JCCL_DEBUG_SUBSYS=NET) has them: isend, wire, arrived (needs -b = -e)
             example: jccl simulate allreduce --gpus 1,2,4,8x8 --net fat-tree:2 -b 8 -e 1G -f 8 --all""";
 
     /** Parses the command line after {@code simulate}. */
@@ -86,6 +89,7 @@ record SimulateOptions(Collective collective, DataType type, long minBytes, long
         Path plot = null;
         Path json = null;
         Path calibration = null;
+        Path timeline = null;
         String fabricOption = null;
         while (r.hasNext()) {
             String o = r.option("befd");
@@ -140,6 +144,7 @@ record SimulateOptions(Collective collective, DataType type, long minBytes, long
                 case "--plot" -> plot = Path.of(r.value(o));
                 case "--json" -> json = Path.of(r.value(o));
                 case "--calibration" -> calibration = Path.of(r.value(o));
+                case "--timeline" -> timeline = Path.of(r.value(o));
                 default -> throw r.unknown(o);
             }
         }
@@ -155,11 +160,14 @@ record SimulateOptions(Collective collective, DataType type, long minBytes, long
         if (min < 1 || max < min) {
             throw r.error("-b must be at least 1 and -e at least -b");
         }
+        if (timeline != null && (min != max || all || servers.size() != 1)) {
+            throw r.error("--timeline plays one call: give one size (-b = -e), one rank count and no --all");
+        }
         if (!gpus && nics != 0) {
             throw r.error("--nics is for --gpus");
         }
         return new SimulateOptions(c, type, min, max, factor, List.copyOf(servers), perServer, intra, inter, nic, gpus, topo, nvlink,
-                nicGbit, nics == 0 ? perServer : nics, net, all, plot, json, calibration);
+                nicGbit, nics == 0 ? perServer : nics, net, all, plot, json, calibration, timeline);
     }
 
     private static List<Integer> intList(ArgReader r, String option, String v) {

@@ -76,6 +76,42 @@ class SimulateCommandTest {
                 .contains("calibration: /nonexistent.json");
         assertThat(run("simulate", "allreduce", "--gpus", "2x8", "--calibration", "/nonexistent.json").status()).isEqualTo(1);
         assertThat(run("simulate", "allreduce", "--topo", "x.xml").err()).contains("--topo needs --nodes N");
+        assertThat(run("simulate", "allreduce", "--gpus", "2x8", "-b", "1K", "-e", "4K", "--timeline", "t").err())
+                .contains("--timeline plays one call: give one size (-b = -e)");
+    }
+
+    @Test
+    void theTimelineHasEveryMessageOfTheCallsAsTheEnginesTraceHasThem(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("sim.timeline");
+        PerfEndToEndTest.Run r = run("simulate", "allreduce", "--fabric", "2x1", "--intra", "800", "--inter", "200", "-b", "1M",
+                "-e", "1M", "--timeline", file.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.rows().getFirst()[PerfTable.ALGO_PROTO]).isEqualTo("ring/Simple");
+        List<String> lines = Files.readAllLines(file);
+        // 4 calls of a ring all-reduce of 2 ranks: each rank sends its half, then the reduced half;
+        // 3 events a message, in the order they were sent
+        assertThat(lines).hasSize(4 * 2 * 2 * 3);
+        java.util.regex.Pattern line = java.util.regex.Pattern.compile(
+                "timeline ([0-9]+\\.[0-9]) (isend|wire|arrived) Simple ch0 ([01])->([01]) #([0-7]) 524288 call ([0-3])");
+        for (int k = 0; k < lines.size(); k += 3) {
+            double[] t = new double[3];
+            String conn = null;
+            for (int e = 0; e < 3; e++) {
+                java.util.regex.Matcher m = line.matcher(lines.get(k + e));
+                assertThat(m.matches()).as(lines.get(k + e)).isTrue();
+                assertThat(m.group(2)).isEqualTo(List.of("isend", "wire", "arrived").get(e));
+                assertThat(m.group(4)).isNotEqualTo(m.group(3));
+                // message n of a connection is in call n / 2
+                assertThat(Integer.parseInt(m.group(6))).isEqualTo(Integer.parseInt(m.group(5)) / 2);
+                String c = m.group(3) + m.group(5);
+                assertThat(conn == null || conn.equals(c)).as("one message's events together").isTrue();
+                conn = c;
+                t[e] = Double.parseDouble(m.group(1));
+            }
+            // on the wire no earlier than sent; half a MiB at 200 Mbit/s (25 B/µs) less a 64 KiB burst takes 18 ms at least
+            assertThat(t[1]).isGreaterThanOrEqualTo(t[0]);
+            assertThat(t[2] - t[1]).isGreaterThan((524288 - 65536) / 25.0);
+        }
     }
 
     @Test

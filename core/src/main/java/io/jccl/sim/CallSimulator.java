@@ -78,6 +78,11 @@ public final class CallSimulator {
         return new CallSimulator(simulator, tuner, calls);
     }
 
+    /** The same telling {@code timeline} every message of the calls it plays. */
+    public CallSimulator withTimeline(Simulator.Timeline timeline) {
+        return new CallSimulator(simulator.withTimeline(timeline), tuner, calls);
+    }
+
     /** The same on exactly {@code channels} channels, whatever the call's size. */
     public CallSimulator withChannels(int channels) {
         if (channels < 1) {

@@ -117,6 +117,24 @@ public final class EmulatedFabric extends SimFabric {
     }
 
     @Override
+    String linkName(int link) {
+        for (int r = 0; r < intraOut.length; r++) {
+            if (intraOut[r] == link) {
+                return "rank " + r + " out, intra";
+            }
+        }
+        for (int i = 0; i < interOut.length; i++) {
+            if (interOut[i] == link) {
+                return nic == Nic.RAIL ? "rank " + i + " out, inter" : "server " + i + " NIC out";
+            }
+            if (nic == Nic.SHARED && serverIn[i] == link) {
+                return "server " + i + " NIC in";
+            }
+        }
+        return super.linkName(link);
+    }
+
+    @Override
     int machineOf(int rank) {
         return machinePerServer ? layout.serverOf(rank) : 0;
     }

@@ -46,6 +46,11 @@ public abstract class SimFabric {
         return links++;
     }
 
+    /** What link {@code link} is, for a reader (a fabric that names its links says which). */
+    String linkName(int link) {
+        return "link " + link;
+    }
+
     /** Bytes a port of link {@code link} sends at once after idling (0: none). */
     final double burst(int link) {
         return bursts[link];

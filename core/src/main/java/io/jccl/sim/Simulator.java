@@ -56,15 +56,41 @@ public final class Simulator {
     public record Result(double micros, double firstMicros, int calls, long steps, long messages, long events) {
     }
 
+    /**
+     * Where a run tells each message it plays (the simulator's side of the engine's NET timeline,
+     * {@code JCCL_DEBUG=TRACE JCCL_DEBUG_SUBSYS=NET}): message {@code seq} of connection
+     * ({@code p}, {@code channel}, {@code from}, {@code to}), counted from the first call, of
+     * {@code bytes} on the wire, in the sender's call {@code call} (0 for the first), was sent
+     * by its lane at {@code sentUs}, went out on its route's links at {@code wireUs} and arrived
+     * at {@code arrivedUs} (µs from the first launch).
+     */
+    @FunctionalInterface
+    public interface Timeline {
+        void message(Protocol p, int channel, int from, int to, long seq, double bytes, int call, double sentUs, double wireUs,
+                     double arrivedUs);
+    }
+
     /** Calls played back to back for a steady-state time, unless told. */
     public static final int CALLS = 4;
 
     private final SimFabric fabric;
     private final SimCosts costs;
+    /** Told every message, or null. */
+    private final Timeline timeline;
 
     public Simulator(SimFabric fabric, SimCosts costs) {
+        this(fabric, costs, null);
+    }
+
+    private Simulator(SimFabric fabric, SimCosts costs, Timeline timeline) {
         this.fabric = fabric;
         this.costs = costs;
+        this.timeline = timeline;
+    }
+
+    /** The same telling {@code timeline} every message it plays (null: none), in the order they are sent. */
+    public Simulator withTimeline(Timeline timeline) {
+        return new Simulator(fabric, costs, timeline);
     }
 
     public SimFabric fabric() {
@@ -299,6 +325,7 @@ public final class Simulator {
         private final int connStride;
         private final int arrivals;
         private final int nconn;
+        private final int[] channel;
         private final int[] from;
         private final int[] to;
         private final boolean[] network;
@@ -350,6 +377,7 @@ public final class Simulator {
             nconn = conns.count;
             from = conns.from;
             to = conns.to;
+            channel = conns.channel;
             network = new boolean[nconn];
             int most = Protocol.STEPS;
             for (int c = 0; c < nconn; c++) {
@@ -625,6 +653,9 @@ public final class Simulator {
             }
             double at = done + Double.longBitsToDouble(conn[o + LATENCY]);
             long sent = conn[o + SENT]++;
+            if (timeline != null) {
+                timeline.message(protocol, channel[c], from[c], to[c], sent, wire, rankCall[from[c]], t, go, at);
+            }
             conn[o + arrivals + (int) (sent & (conn[o + DEPTH] - 1))] = Double.doubleToRawLongBits(at);
             messages++;
             end = Math.max(end, at);

@@ -67,6 +67,8 @@ final class NetProxy implements AutoCloseable {
     /** What the proxy's waits watch: this domain's abort, and the proxy's close. */
     final Wait.Watch watch;
     private final Log log;
+    /** Each message's events, when TRACE of NET asks for them. */
+    final NetTrace trace;
     private volatile boolean closed;
 
     /**
@@ -86,6 +88,7 @@ final class NetProxy implements AutoCloseable {
         this.peers = peers;
         this.net = net;
         this.log = Log.of(config, rank);
+        this.trace = new NetTrace(log);
         this.handles = new NetHandle[nranks];
         this.watch = Wait.abortOnly(() -> closed || owner.aborted());
         try {

@@ -48,7 +48,7 @@ final class NetReceiver extends NetHalf<NetReceiver.Conn> {
         }
 
         /** Publishes what arrived and posts into free slots: MOVED, NET (receives wait on the network), ROOM (none posted, no slot free). */
-        synchronized Progress progress(Net net) throws IOException {
+        synchronized Progress progress(Net net, NetTrace trace) throws IOException {
             if (detached) {
                 return Progress.IDLE;
             }
@@ -59,6 +59,7 @@ final class NetReceiver extends NetHalf<NetReceiver.Conn> {
                 posted[first] = null;
                 first = (first + 1) % Protocol.STEPS;
                 count--;
+                trace.event("arrived", fifo, fifo.tail(), size, stamp);
                 fifo.send(memory.region(), offset(fifo.tail()), size, false, stamp);
                 moved = true;
             }
@@ -68,6 +69,7 @@ final class NetReceiver extends NetHalf<NetReceiver.Conn> {
                     break;
                 }
                 posted[(first + count) % Protocol.STEPS] = r;
+                trace.event("irecv", fifo, fifo.tail() + count, -1, 0);
                 count++;
                 moved = true;
             }
@@ -150,7 +152,7 @@ final class NetReceiver extends NetHalf<NetReceiver.Conn> {
                     boolean polling = false;
                     for (int i = 0; i < mine.size(); i++) {
                         Conn c = current = mine.get(i);
-                        Progress r = c.progress(proxy.net);
+                        Progress r = c.progress(proxy.net, proxy.trace);
                         if (r == Progress.IDLE && c.detached()) {
                             poller.remove(c.comm);
                             mine.remove(i--);

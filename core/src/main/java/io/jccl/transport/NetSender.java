@@ -29,6 +29,8 @@ final class NetSender extends NetHalf<NetSender.Conn> {
     /** One sending connection; its state is guarded by {@code this} (its thread, and a closing rank). */
     static final class Conn extends NetConn<SendComm> {
         private NetRequest inFlight;
+        /** Messages handed to the net so far: the number of the next, as {@link NetTrace} shows it. */
+        private long posted;
         private boolean ended;
         private final UserMemory user;
         /** The registered user buffers this connection sent from, each registered with the net for it. */
@@ -40,7 +42,7 @@ final class NetSender extends NetHalf<NetSender.Conn> {
         }
 
         /** Sends what it can: MOVED when a message was posted or released, NET when one waits on the net, else IDLE. */
-        synchronized Progress progress(Net net) throws IOException {
+        synchronized Progress progress(Net net, NetTrace trace) throws IOException {
             if (ended) {
                 return Progress.IDLE;
             }
@@ -52,6 +54,7 @@ final class NetSender extends NetHalf<NetSender.Conn> {
                     }
                     inFlight = null;
                     fifo.release();
+                    trace.event("sent", fifo, posted - 1, -1, 0);
                     moved = true;
                 }
                 if (!fifo.hasData()) {
@@ -61,11 +64,13 @@ final class NetSender extends NetHalf<NetSender.Conn> {
                 long offset = fifo.recvOffset();
                 long size = fifo.recvSize();
                 MemoryHandle m = data == memory.region() ? memory : userHandle(net, data, offset, size);
-                NetRequest r = net.isend(comm, data, offset, size, m, fifo.recvStamp());
+                int stamp = fifo.recvStamp();
+                NetRequest r = net.isend(comm, data, offset, size, m, stamp);
                 if (r == null) {
                     return moved ? Progress.MOVED : Progress.NET;
                 }
                 inFlight = r;
+                trace.event("isend", fifo, posted++, size, stamp);
                 moved = true;
             }
         }
@@ -158,7 +163,7 @@ final class NetSender extends NetHalf<NetSender.Conn> {
                     Conn c = mine.get(i);
                     Progress r;
                     try {
-                        r = c.progress(proxy.net);
+                        r = c.progress(proxy.net, proxy.trace);
                     } catch (IOException | RuntimeException e) {
                         proxy.lost(c.fifo.from, c.fifo.to, e);
                         return;

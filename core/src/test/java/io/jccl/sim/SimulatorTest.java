@@ -49,6 +49,40 @@ class SimulatorTest {
     }
 
     @Test
+    void theTimelineTellsEveryMessageWhenSentOnTheWireAndArrived() {
+        SimFabric f = new EmulatedFabric(ServerLayout.uniform(2, 1), 8, 8, EmulatedFabric.Nic.RAIL, 0);
+        long count = 1 << 16;
+        Plan p = plan(Collective.ALL_REDUCE, Algorithm.RING, f.layout(), 1, count, count);
+        List<double[]> seen = new java.util.ArrayList<>();
+        Simulator.Result r = new Simulator(f, wireOnly(50)).withTimeline((proto, ch, from, to, seq, bytes, call, sent, wire, arrived) -> {
+            assertThat(proto).isEqualTo(Protocol.SIMPLE);
+            // two messages a call on each connection
+            assertThat(call).isEqualTo((int) seq / 2);
+            seen.add(new double[] {ch, from, to, seq, bytes, sent, wire, arrived});
+        }).run(i -> p, Protocol.SIMPLE, 4, 2);
+        assertThat(seen).hasSize((int) r.messages()).hasSize(8);
+        double half = 4.0 * count / 2;
+        for (double[] m : seen) {
+            assertThat(m[0]).isZero();
+            assertThat(m[2]).isEqualTo(1 - m[1]);
+            assertThat(m[4]).isEqualTo(half);
+            // alone on its link at 1 B/µs: out when sent, in its bytes and the latency later
+            assertThat(m[6]).isEqualTo(m[5]);
+            assertThat(m[7]).isCloseTo(m[6] + half + 50, within(1e-6));
+        }
+        // each connection numbers its messages 0, 1, ... across both calls; the second hop of
+        // the first call leaves when the first arrived
+        for (int from = 0; from < 2; from++) {
+            int rank = from;
+            List<double[]> mine = seen.stream().filter(m -> m[1] == rank).toList();
+            assertThat(mine.stream().mapToDouble(m -> m[3]).toArray()).containsExactly(0, 1, 2, 3);
+            assertThat(mine.get(0)[5]).isCloseTo(0, within(1e-3));
+            assertThat(mine.get(1)[5]).isCloseTo(half + 50, within(1e-3));
+        }
+        assertThat(new Simulator(f, wireOnly(50)).withTimeline(null).run(i -> p, Protocol.SIMPLE, 4, 2)).isEqualTo(r);
+    }
+
+    @Test
     void backToBackCallsOverlapTheirLatencyButNotTheirBytes() {
         SimFabric f = new EmulatedFabric(ServerLayout.uniform(2, 1), 8, 8, EmulatedFabric.Nic.RAIL, 0);
         long count = 1 << 12;

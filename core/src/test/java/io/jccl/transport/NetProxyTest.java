@@ -8,9 +8,11 @@ import io.jccl.transport.net.SocketHeader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.OutputStream;
 import java.lang.foreign.ValueLayout;
@@ -19,8 +21,12 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,8 +44,12 @@ class NetProxyTest {
     private final List<NetSide> sides = new ArrayList<>();
 
     private NetSide domain(int local, int threads, int socks) {
-        NetSide s = new NetSide(local, NetSide.config(threads, socks),
-                (owner, config, where, rank) -> new NetProxy(owner, config, where, NetSide.LO, NetSide.COMM, KEY, rank));
+        return domain(local, NetSide.config(threads, socks));
+    }
+
+    private NetSide domain(int local, Config config) {
+        NetSide s = new NetSide(local, config,
+                (owner, c, where, rank) -> new NetProxy(owner, c, where, NetSide.LO, NetSide.COMM, KEY, rank));
         sides.add(s);
         return s;
     }
@@ -70,6 +80,90 @@ class NetProxyTest {
         writer.join(5000);
         assertThat(a.aborted()).as(a.abortCause()).isFalse();
         assertThat(b.aborted()).as(b.abortCause()).isFalse();
+    }
+
+    /**
+     * With TRACE of NET each message shows in the timeline (NetTrace): posted, sent, posted for
+     * and arrived, numbered in order, the sizes the sender gave, each arrival after its send on
+     * the clock the two sides share; with INFO of NET there is no timeline.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"TRACE", "INFO"})
+    void theTimelineShowsEveryMessageInOrderOnlyAtTrace(String level, @TempDir Path dir) throws Exception {
+        Protocol protocol = Protocol.SIMPLE;
+        Config traced = NetSide.config(1, 1).withDebug(Config.Debug.valueOf(level)).withDebugSubsys("NET");
+        Path sent = dir.resolve("a.log");
+        Path received = dir.resolve("b.log");
+        NetSide a = domain(0, traced.withDebugFile(sent.toString()));
+        NetSide b = domain(1, traced.withDebugFile(received.toString()));
+        a.proxy.setHandle(1, b.proxy.handle());
+        long max = protocol.maxMessageBytes(protocol.buffSize(a.config));
+        int messages = 20;
+        Thread writer = NetSide.send(a.fifo(protocol, 2, 0, 1), messages, max);
+        NetSide.expect(b.fifo(protocol, 2, 0, 1), messages, max);
+        writer.join(5000);
+        // the sender's last "sent" may follow the receiver's last arrival
+        NetSide.await(() -> timeline(sent, "sent").size() == messages || !level.equals("TRACE"));
+        Map<String, List<long[]>> events = new HashMap<>();
+        for (String e : List.of("isend", "sent")) {
+            events.put(e, timeline(sent, e));
+        }
+        for (String e : List.of("irecv", "arrived")) {
+            events.put(e, timeline(received, e));
+        }
+        if (level.equals("INFO")) {
+            assertThat(events.values()).allSatisfy(l -> assertThat(l).isEmpty());
+            assertThat(Files.readString(received)).contains("[receive] via NET/Socket");
+            return;
+        }
+        events.forEach((e, l) -> {
+            if (e.equals("irecv")) {
+                // receives are posted ahead into every free slot: up to STEPS beyond the last message
+                assertThat(l.size()).as(e).isBetween(messages, messages + Protocol.STEPS);
+            } else {
+                assertThat(l).as(e).hasSize(messages);
+            }
+        });
+        for (int m = 0; m < messages; m++) {
+            long[] isend = events.get("isend").get(m);
+            long[] done = events.get("sent").get(m);
+            long[] arrived = events.get("arrived").get(m);
+            assertThat(new long[] {isend[1], done[1], events.get("irecv").get(m)[1], arrived[1]}).as("message numbers")
+                    .containsOnly(m);
+            assertThat(isend[2]).as("size sent of " + m).isEqualTo(NetSide.size(m, max));
+            assertThat(arrived[2]).as("size arrived of " + m).isEqualTo(NetSide.size(m, max));
+            assertThat(done[0]).as("sent after posted, " + m).isGreaterThanOrEqualTo(isend[0]);
+            assertThat(arrived[0]).as("arrived after posted, " + m).isGreaterThanOrEqualTo(isend[0]);
+        }
+    }
+
+    /** The timeline lines of {@code event} for connection Simple ch2 0->1 in {@code log}: time µs, message number, bytes. */
+    private static List<long[]> timeline(Path log, String event) {
+        List<long[]> out = new ArrayList<>();
+        if (!Files.exists(log)) {
+            return out;
+        }
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(log);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        for (String line : lines) {
+            int at = line.indexOf(" jccl TRACE NET timeline ");
+            if (at < 0) {
+                continue;
+            }
+            String[] f = line.substring(at + " jccl TRACE NET timeline ".length()).split(" ");
+            assertThat(f).as(line).hasSize(9);
+            // the test's messages carry no call's stamp
+            assertThat(f[7] + " " + f[8]).as(line).isEqualTo("call 0");
+            if (f[1].equals(event)) {
+                assertThat(f[2] + " " + f[3] + " " + f[4]).as(line).isEqualTo("Simple ch2 0->1");
+                out.add(new long[] {Long.parseLong(f[0]), Long.parseLong(f[5].substring(1)), Long.parseLong(f[6])});
+            }
+        }
+        return out;
     }
 
     /** The tag of connection (protocol, channel, from, to) among the test's two ranks. */
