@@ -146,8 +146,9 @@ public final class TimelineReport {
         for (Map.Entry<Integer, double[]> e : links.entrySet()) {
             double[] l = e.getValue();
             double busy = l[1] / fabric.rate(e.getKey());
-            b.append(String.format(Locale.ROOT, "  %-25s %8.0f %12.0f  %17.1f%%  %20.1f%%%n", fabric.linkName(e.getKey()), l[0], l[1],
-                    100 * busy / span, 100 * busy / (l[3] - l[2])));
+            double own = l[3] - l[2];
+            b.append(String.format(Locale.ROOT, "  %-25s %8.0f %12.0f  %17s  %21s%n", fabric.linkName(e.getKey()), l[0], l[1],
+                    percent(busy, span), percent(busy, own)));
         }
         b.append("# connection             messages        bytes  in flight µs: median   largest  waiting for a port: median\n");
         for (Map.Entry<String, List<Message>> e : conns.entrySet()) {
@@ -159,6 +160,11 @@ public final class TimelineReport {
                     wait.length == 0 ? "-" : String.format(Locale.ROOT, "%.0f", median(wait))));
         }
         return b.toString();
+    }
+
+    /** {@code part} as a share of {@code whole}, or "-" where the whole is no time. */
+    private static String percent(double part, double whole) {
+        return whole > 0 ? String.format(Locale.ROOT, "%.1f%%", 100 * part / whole) : "-";
     }
 
     private static double median(double[] sorted) {
