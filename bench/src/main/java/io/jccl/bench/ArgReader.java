@@ -107,6 +107,15 @@ final class ArgReader {
         }
     }
 
+    /** Where the emulated fabric's traffic between servers leaves: {@code rail} or {@code shared}. */
+    io.jccl.sim.EmulatedFabric.Nic nicValue(String option) {
+        try {
+            return io.jccl.sim.EmulatedFabric.Nic.parse(value(option));
+        } catch (IllegalArgumentException e) {
+            throw error("option " + option + ": " + e.getMessage());
+        }
+    }
+
     /** A comma list of integers and ranges: {@code 1-16,31,32}. */
     List<Integer> intListValue(String option, int min, int max) {
         String v = value(option);

@@ -123,13 +123,7 @@ record SimulateOptions(Collective collective, DataType type, long minBytes, long
                 case "--nodes" -> servers = r.intListValue(o, 1, 1 << 20);
                 case "--intra" -> intra = r.intValue(o, 0, 10_000_000);
                 case "--inter" -> inter = r.intValue(o, 0, 10_000_000);
-                case "--nic" -> {
-                    try {
-                        nic = EmulatedFabric.Nic.parse(r.value(o));
-                    } catch (IllegalArgumentException e) {
-                        throw r.error("option " + o + ": " + e.getMessage());
-                    }
-                }
+                case "--nic" -> nic = r.nicValue(o);
                 case "--nvlink" -> nvlink = r.intValue(o, 1, 1_000_000);
                 case "--nic-gbit" -> nicGbit = r.intValue(o, 1, 1_000_000);
                 case "--nics" -> nics = r.intValue(o, 1, 64);

@@ -73,13 +73,7 @@ final class TimelineCommand {
                 }
                 case "--intra" -> intra = r.intValue(o, 0, 10_000_000);
                 case "--inter" -> inter = r.intValue(o, 0, 10_000_000);
-                case "--nic" -> {
-                    try {
-                        nic = EmulatedFabric.Nic.parse(r.value(o));
-                    } catch (IllegalArgumentException e) {
-                        throw r.error("option --nic: " + e.getMessage());
-                    }
-                }
+                case "--nic" -> nic = r.nicValue(o);
                 default -> throw r.unknown(o);
             }
         }
