@@ -21,10 +21,10 @@ final class TimelineCommand {
     static final String USAGE = """
             usage: jccl timeline FILE... --fabric SxR --intra MBIT --inter MBIT [--nic rail|shared]
               Reads NET timelines and reports the last call in them on the emulated fabric they ran on (ranks
-              placed contiguously, jccl fabric's default): each
-              link's bytes and the share of the call they kept it busy at its rate, each connection's messages
-              and their time in flight (handed to the net to arrived). FILEs: the engine's lines of every rank
-              (JCCL_DEBUG=TRACE JCCL_DEBUG_SUBSYS=NET JCCL_DEBUG_FILE=DIR/%h.%p.log), or jccl simulate --timeline's.
+              placed contiguously, jccl fabric's default): each link's bytes and the share of the call they
+              kept it busy at its rate, each connection's messages and their time in flight (handed to the net
+              to arrived). FILEs: the engine's lines of every rank (JCCL_DEBUG=TRACE JCCL_DEBUG_SUBSYS=NET
+              JCCL_DEBUG_FILE=DIR/%h.%p.log), or jccl simulate --timeline's.
             example: JCCL_DEBUG=TRACE JCCL_DEBUG_SUBSYS=NET JCCL_DEBUG_FILE=/tmp/tl/%h.%p.log \\
                        jccl fabric --servers 2 --ranks 4 --intra 800 --inter 200 -- perf allreduce -b 16M -e 16M -n 1 -w 1
                      jccl timeline /tmp/tl/*.log --fabric 2x4 --intra 800 --inter 200""";
