@@ -35,7 +35,7 @@ final class SimCheckCommand {
     static final String USAGE = """
             usage: jccl simcheck [--fabrics 2x2,2x4,4x2] [--nics rail,shared] [--intra MBIT] [--inter MBIT] [--rounds N]
                                  [--cases COLL:ALGO,...] [--small 16K..1M] [--large 4M..64M] [--save FILE] [--from FILE]
-                                 [--calibration FILE]
+                                 [--calibration FILE] [--again FILE]
               Times jccl perf on each emulated fabric (jccl fabric; root and iproute2) for each case, --rounds
               times (default 3), and prints each size's median beside the simulator's prediction, the error,
               and per band of sizes the mean absolute error and the largest: the validation of
@@ -46,7 +46,9 @@ final class SimCheckCommand {
               --intra/--inter default 800 and 200 Mbit/s. --cases default: allreduce with ring, tree, hierring,
               torus2d and rhd; allgather and reducescatter with ring and pipeline.
               --save FILE appends every measured row to FILE (tab-separated) as it comes;
-              --from FILE measures nothing and compares FILE's rows.""";
+              --from FILE measures nothing and compares FILE's rows.
+              --again FILE (with --from) sets FILE's medians (another run of the same cases) beside --from's
+              instead of the prediction: how far the measurement reproduces itself.""";
 
     static final List<String> DEFAULT_CASES = List.of("allreduce:ring", "allreduce:tree", "allreduce:hierring", "allreduce:torus2d",
             "allreduce:rhd", "allgather:ring", "allgather:pipeline", "reducescatter:ring", "reducescatter:pipeline");
@@ -55,7 +57,8 @@ final class SimCheckCommand {
     }
 
     record Options(List<int[]> fabrics, List<EmulatedFabric.Nic> nics, double intra, double inter, int rounds, List<String> cases,
-                   long smallMin, long smallMax, long largeMin, long largeMax, Path save, Path from, Path calibration) {
+                   long smallMin, long smallMax, long largeMin, long largeMax, Path save, Path from, Path calibration,
+                   Path again) {
     }
 
     /** One measured time: which fabric, case and size, which round, and how perf ran it. */
@@ -92,6 +95,7 @@ final class SimCheckCommand {
         Path save = null;
         Path from = null;
         Path calibration = null;
+        Path again = null;
         while (r.hasNext()) {
             String o = r.option("");
             switch (o) {
@@ -125,6 +129,7 @@ final class SimCheckCommand {
                 case "--save" -> save = Path.of(r.value(o));
                 case "--from" -> from = Path.of(r.value(o));
                 case "--calibration" -> calibration = Path.of(r.value(o));
+                case "--again" -> again = Path.of(r.value(o));
                 default -> throw r.unknown(o);
             }
         }
@@ -138,7 +143,11 @@ final class SimCheckCommand {
                 throw r.error("case '" + c + "' is not COLLECTIVE:ALGORITHM that jccl plans: " + e.getMessage());
             }
         }
-        return new Options(fabrics, nics, intra, inter, rounds, cases, small[0], small[1], large[0], large[1], save, from, calibration);
+        if (again != null && from == null) {
+            throw r.error("option --again compares with --from's rows: give --from FILE too");
+        }
+        return new Options(fabrics, nics, intra, inter, rounds, cases, small[0], small[1], large[0], large[1], save, from, calibration,
+                again);
     }
 
     private static long[] range(ArgReader r, String o) {
@@ -153,12 +162,12 @@ final class SimCheckCommand {
     static int run(Options o, PrintStream out, PrintStream err) {
         List<Measured> measured = new ArrayList<>();
         try {
+            if (o.again() != null) {
+                out.print(reproduce(read(o.from()), read(o.again())));
+                return 0;
+            }
             if (o.from() != null) {
-                for (String line : Files.readAllLines(o.from())) {
-                    if (!line.isBlank() && !line.startsWith("#")) {
-                        measured.add(Measured.parse(line));
-                    }
-                }
+                measured.addAll(read(o.from()));
             } else if (measure(o, measured, out, err) != 0) {
                 return 1;
             }
@@ -175,6 +184,17 @@ final class SimCheckCommand {
         }
         out.print(compare(measured, cal));
         return 0;
+    }
+
+    /** The rows of a file that {@code --save} wrote, its comments and blank lines left out. */
+    private static List<Measured> read(Path file) throws IOException {
+        List<Measured> rows = new ArrayList<>();
+        for (String line : Files.readAllLines(file)) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                rows.add(Measured.parse(line));
+            }
+        }
+        return rows;
     }
 
     private static int measure(Options o, List<Measured> measured, PrintStream out, PrintStream err) throws IOException {
@@ -225,11 +245,7 @@ final class SimCheckCommand {
 
     /** The table: per fabric, case and size, the median measured and the prediction; then the bands' errors. */
     static String compare(List<Measured> measured, Calibration cal) {
-        Map<String, List<Measured>> groups = new LinkedHashMap<>();
-        for (Measured m : measured) {
-            groups.computeIfAbsent(m.servers() + "x" + m.perServer() + "/" + m.nic() + "/" + m.intra() + "/" + m.inter() + "/"
-                    + m.collective() + "/" + m.algorithm() + "/" + m.size(), k -> new ArrayList<>()).add(m);
-        }
+        Map<String, List<Measured>> groups = groups(measured);
         StringBuilder b = new StringBuilder();
         b.append("| fabric | NIC | collective | algorithm | size | ran | measured µs (median of n; min-max) | predicted µs | error |\n");
         b.append("|---|---|---|---|---|---|---|---|---|\n");
@@ -238,8 +254,8 @@ final class SimCheckCommand {
         Map<String, List<Double>> byCase = new LinkedHashMap<>();
         for (List<Measured> g : groups.values()) {
             Measured m = g.getFirst();
-            double[] t = g.stream().mapToDouble(Measured::micros).sorted().toArray();
-            double median = t.length % 2 == 1 ? t[t.length / 2] : (t[t.length / 2 - 1] + t[t.length / 2]) / 2;
+            double[] t = times(g);
+            double median = median(t);
             String key = m.servers() + "x" + m.perServer() + "/" + m.nic() + "/" + m.intra() + "/" + m.inter() + "/" + m.algorithm();
             CallSimulator sim = sims.computeIfAbsent(key, k -> CallSimulator.host(
                     new EmulatedFabric(ServerLayout.uniform(m.servers(), m.perServer()), m.intra(), m.inter(), m.nic()),
@@ -268,18 +284,75 @@ final class SimCheckCommand {
                     100 * Arrays.stream(v).average().orElse(0)));
         }
         b.append('\n');
-        band(b, bySize, "below 256 KiB", 0, 256 << 10);
-        band(b, bySize, "256 KiB to 64 MiB", 256 << 10, (64L << 20) + 1);
+        band(b, bySize, "below 256 KiB", 0, 256 << 10, "error");
+        band(b, bySize, "256 KiB to 64 MiB", 256 << 10, (64L << 20) + 1, "error");
         return b.toString();
     }
 
-    private static void band(StringBuilder b, List<double[]> bySize, String name, long lo, long hi) {
+    /**
+     * Two runs of the same cases set side by side, size by size: each one's median and the second's
+     * difference from the first, then per band of sizes the mean absolute difference, the largest
+     * and how many differ by more than 10 %. A model between two medians errs against one of them
+     * by at least half their difference.
+     */
+    static String reproduce(List<Measured> first, List<Measured> second) {
+        Map<String, List<Measured>> again = groups(second);
+        StringBuilder b = new StringBuilder();
+        b.append("| fabric | NIC | collective | algorithm | size | first: µs (median of n; min-max) | again | difference |\n");
+        b.append("|---|---|---|---|---|---|---|---|\n");
+        List<double[]> bySize = new ArrayList<>();
+        for (Map.Entry<String, List<Measured>> e : groups(first).entrySet()) {
+            List<Measured> g2 = again.get(e.getKey());
+            if (g2 == null) {
+                continue;
+            }
+            Measured m = e.getValue().getFirst();
+            double[] t1 = times(e.getValue());
+            double[] t2 = times(g2);
+            double d = (median(t2) - median(t1)) / median(t1);
+            bySize.add(new double[] {m.size(), Math.abs(d)});
+            b.append(String.format(Locale.ROOT, "| %dx%d | %s | %s | %s | %s | %.0f (%d; %.0f-%.0f) | %.0f (%d; %.0f-%.0f) | %+.1f%% |%n",
+                    m.servers(), m.perServer(), m.nic().name().toLowerCase(Locale.ROOT), m.collective().cliName(), m.algorithm(),
+                    PerfPlot.sizeLabel(m.size()), median(t1), t1.length, t1[0], t1[t1.length - 1], median(t2), t2.length, t2[0],
+                    t2[t2.length - 1], 100 * d));
+        }
+        if (bySize.isEmpty()) {
+            b.append("# no case and size measured in both\n");
+            return b.toString();
+        }
+        b.append('\n');
+        band(b, bySize, "below 256 KiB", 0, 256 << 10, "difference");
+        band(b, bySize, "256 KiB to 64 MiB", 256 << 10, (64L << 20) + 1, "difference");
+        return b.toString();
+    }
+
+    /** Rows by fabric, case and size, in the order first seen. */
+    private static Map<String, List<Measured>> groups(List<Measured> measured) {
+        Map<String, List<Measured>> groups = new LinkedHashMap<>();
+        for (Measured m : measured) {
+            groups.computeIfAbsent(m.servers() + "x" + m.perServer() + "/" + m.nic() + "/" + m.intra() + "/" + m.inter() + "/"
+                    + m.collective() + "/" + m.algorithm() + "/" + m.size(), k -> new ArrayList<>()).add(m);
+        }
+        return groups;
+    }
+
+    private static double[] times(List<Measured> g) {
+        return g.stream().mapToDouble(Measured::micros).sorted().toArray();
+    }
+
+    /** The median of sorted times: the middle one, or the mean of the middle two. */
+    private static double median(double[] t) {
+        return t.length % 2 == 1 ? t[t.length / 2] : (t[t.length / 2 - 1] + t[t.length / 2]) / 2;
+    }
+
+    /** Per band of sizes: how many, the mean absolute {@code what} (error or difference), the largest, how many over 10 %. */
+    private static void band(StringBuilder b, List<double[]> bySize, String name, long lo, long hi, String what) {
         double[] e = bySize.stream().filter(x -> x[0] >= lo && x[0] < hi).mapToDouble(x -> x[1]).toArray();
         if (e.length == 0) {
             return;
         }
-        double mean = Arrays.stream(e).average().orElse(0);
-        double max = Arrays.stream(e).max().orElse(0);
-        b.append(String.format(Locale.ROOT, "# %s: %d sizes, mean absolute error %.1f%%, largest %.1f%%%n", name, e.length, 100 * mean, 100 * max));
+        b.append(String.format(Locale.ROOT, "# %s: %d sizes, mean absolute %s %.1f%%, largest %.1f%%, over 10%%: %d%n", name, e.length,
+                what, 100 * Arrays.stream(e).average().orElse(0), 100 * Arrays.stream(e).max().orElse(0),
+                Arrays.stream(e).filter(x -> x > 0.10).count()));
     }
 }

@@ -40,7 +40,37 @@ class SimCheckCommandTest {
     }
 
     @Test
+    void anotherRunsMediansAreSetBesideTheFirstsWithTheirDifference(@TempDir Path dir) throws Exception {
+        List<SimCheckCommand.Measured> first = List.of(
+                measured(1 << 20, 0, 50000), measured(1 << 20, 1, 43900), measured(1 << 20, 2, 40000),
+                measured(16 << 10, 0, 1000),
+                measured(4 << 20, 0, 170000)); // not measured again: left out
+        List<SimCheckCommand.Measured> again = List.of(measured(16 << 10, 0, 1300), measured(1 << 20, 0, 41705));
+        String table = SimCheckCommand.reproduce(first, again);
+        assertThat(table).contains("| 2x1 | rail | allreduce | ring | 1M | 43900 (3; 40000-50000) | 41705 (1; 41705-41705) | -5.0% |")
+                .contains("| 2x1 | rail | allreduce | ring | 16K | 1000 (1; 1000-1000) | 1300 (1; 1300-1300) | +30.0% |")
+                .doesNotContain("| 4M |")
+                .contains("# below 256 KiB: 1 sizes, mean absolute difference 30.0%, largest 30.0%, over 10%: 1")
+                .contains("# 256 KiB to 64 MiB: 1 sizes, mean absolute difference 5.0%, largest 5.0%, over 10%: 0");
+        assertThat(SimCheckCommand.reproduce(first, List.of(measured(64 << 20, 0, 1)))).contains("no case and size measured in both");
+
+        Path a = dir.resolve("a.tsv");
+        Path b = dir.resolve("b.tsv");
+        Files.writeString(a, first.get(3).line() + "\n");
+        Files.writeString(b, "# another day\n" + again.get(0).line() + "\n");
+        PerfEndToEndTest.Run r = PerfEndToEndTest.run("simcheck", "--from", a.toString(), "--again", b.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("| 16K | 1000 (1; 1000-1000) | 1300 (1; 1300-1300) | +30.0% |").doesNotContain("predicted");
+    }
+
+    private static SimCheckCommand.Measured measured(long size, int round, double micros) {
+        return new SimCheckCommand.Measured(2, 1, EmulatedFabric.Nic.RAIL, 800, 200, Collective.ALL_REDUCE, "ring", size, round, micros,
+                "ring/Simple");
+    }
+
+    @Test
     void badCasesAndFabricsAreRefused() {
+        assertThatThrownBy(() -> SimCheckCommand.parse(List.of("--again", "b.tsv"))).hasMessageContaining("--from");
         assertThatThrownBy(() -> SimCheckCommand.parse(List.of("--cases", "allgather:tree"))).hasMessageContaining("case 'allgather:tree'");
         assertThatThrownBy(() -> SimCheckCommand.parse(List.of("--fabrics", "2by4"))).hasMessageContaining("SxR");
         assertThatThrownBy(() -> SimCheckCommand.parse(List.of("--small", "16K-1M"))).hasMessageContaining("MIN..MAX");
