@@ -146,6 +146,9 @@ final class SimCheckCommand {
         if (again != null && from == null) {
             throw r.error("option --again compares with --from's rows: give --from FILE too");
         }
+        if (again != null && calibration != null) {
+            throw r.error("option --again compares two measurements, no prediction: --calibration has no use with it");
+        }
         return new Options(fabrics, nics, intra, inter, rounds, cases, small[0], small[1], large[0], large[1], save, from, calibration,
                 again);
     }

@@ -71,6 +71,8 @@ class SimCheckCommandTest {
     @Test
     void badCasesAndFabricsAreRefused() {
         assertThatThrownBy(() -> SimCheckCommand.parse(List.of("--again", "b.tsv"))).hasMessageContaining("--from");
+        assertThatThrownBy(() -> SimCheckCommand.parse(List.of("--from", "a.tsv", "--again", "b.tsv", "--calibration", "c.json")))
+                .hasMessageContaining("--calibration");
         assertThatThrownBy(() -> SimCheckCommand.parse(List.of("--cases", "allgather:tree"))).hasMessageContaining("case 'allgather:tree'");
         assertThatThrownBy(() -> SimCheckCommand.parse(List.of("--fabrics", "2by4"))).hasMessageContaining("SxR");
         assertThatThrownBy(() -> SimCheckCommand.parse(List.of("--small", "16K-1M"))).hasMessageContaining("MIN..MAX");
