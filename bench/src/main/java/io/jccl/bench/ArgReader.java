@@ -107,6 +107,19 @@ final class ArgReader {
         }
     }
 
+    /** An emulated fabric's shape {@code v} given to {@code option}: {servers, ranks per server}, each at least 1. */
+    int[] shapeValue(String option, String v) {
+        String[] sr = v.trim().toLowerCase(java.util.Locale.ROOT).split("x");
+        try {
+            if (sr.length == 2 && Integer.parseInt(sr[0]) >= 1 && Integer.parseInt(sr[1]) >= 1) {
+                return new int[] {Integer.parseInt(sr[0]), Integer.parseInt(sr[1])};
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw error("option " + option + " takes SERVERSxRANKS (SxR), like 2x4, not '" + v + "'");
+    }
+
     /** Where the emulated fabric's traffic between servers leaves: {@code rail} or {@code shared}. */
     io.jccl.sim.EmulatedFabric.Nic nicValue(String option) {
         try {

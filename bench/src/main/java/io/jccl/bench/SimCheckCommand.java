@@ -102,12 +102,7 @@ final class SimCheckCommand {
                 case "--fabrics" -> {
                     fabrics = new ArrayList<>();
                     for (String f : r.value(o).split(",")) {
-                        String[] p = f.trim().split("x");
-                        try {
-                            fabrics.add(new int[] {Integer.parseInt(p[0]), Integer.parseInt(p[1])});
-                        } catch (RuntimeException e) {
-                            throw r.error("option --fabrics takes SxR,SxR..., not '" + f + "'");
-                        }
+                        fabrics.add(r.shapeValue(o, f));
                     }
                 }
                 case "--nics" -> {

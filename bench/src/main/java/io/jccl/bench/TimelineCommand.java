@@ -59,17 +59,9 @@ final class TimelineCommand {
             String o = r.option("");
             switch (o) {
                 case "--fabric" -> {
-                    String v = r.value(o);
-                    String[] sr = v.toLowerCase(java.util.Locale.ROOT).split("x");
-                    try {
-                        servers = Integer.parseInt(sr[0]);
-                        perServer = Integer.parseInt(sr[1]);
-                    } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-                        servers = 0;
-                    }
-                    if (sr.length != 2 || servers < 1 || perServer < 1) {
-                        throw r.error("option --fabric takes SERVERSxRANKS, like 2x4, not '" + v + "'");
-                    }
+                    int[] sr = r.shapeValue(o, r.value(o));
+                    servers = sr[0];
+                    perServer = sr[1];
                 }
                 case "--intra" -> intra = r.intValue(o, 0, 10_000_000);
                 case "--inter" -> inter = r.intValue(o, 0, 10_000_000);
