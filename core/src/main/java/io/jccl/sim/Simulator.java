@@ -627,7 +627,10 @@ public final class Simulator {
                 go = Math.max(go, portFree[best]);
             }
             // Where the cores are shared, the proxies' work on a message over the network streams
-            // with it: the sender pushing it into the socket, the receiver taking it in.
+            // with it: the sender pushing it into the socket, the receiver taking it in. It is
+            // booked now, not when the link frees: a core's one free time cannot keep a gap open
+            // before a booking in the future, so a message queued for a busy NIC would hold the
+            // machine's cores idle meanwhile.
             double sendCpu = 0;
             double recvCpu = 0;
             if (cores != null && network[c]) {
@@ -648,8 +651,8 @@ public final class Simulator {
                 done = Math.max(done, go + busy);
             }
             if (sendCpu > 0) {
-                done = Math.max(done, onCore(from[c], go, sendCpu));
-                done = Math.max(done, onCore(to[c], go, recvCpu));
+                done = Math.max(done, onCore(from[c], t, sendCpu));
+                done = Math.max(done, onCore(to[c], t, recvCpu));
             }
             double at = done + Double.longBitsToDouble(conn[o + LATENCY]);
             long sent = conn[o + SENT]++;

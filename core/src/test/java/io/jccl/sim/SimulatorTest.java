@@ -136,6 +136,28 @@ class SimulatorTest {
     }
 
     @Test
+    void aMessageWaitingForItsNicDoesNotHoldTheSharedCoresMeanwhile() {
+        // 2 x 2 on one machine of one core; the NIC shared at 1 B/µs; a socket's bytes cost the core
+        // 0.25 µs each at each end. Ranks 0 and 1 send to the other server, rank 2 to rank 3 inside it.
+        ServerLayout l = ServerLayout.uniform(2, 2);
+        long count = 1 << 12;
+        double bytes = 4.0 * count;
+        Plan p = oneEach(new int[] {2, 3, 3, -1}, count);
+        SimCosts oneCore = new SimCosts("test", 0, 0, 0, 0, new double[] {1e9, 1e9, 1e9}, 1e9, new double[] {1, 1, 1}, 1, 0, 0, 1,
+                new double[] {0.004, 0.004, 0.004}, new double[] {0.004, 0.004, 0.004}, 0);
+        double[] arrived = new double[4];
+        new Simulator(new EmulatedFabric(l, 0, 8, EmulatedFabric.Nic.SHARED, 0), oneCore)
+                .withTimeline((proto, ch, from, to, seq, size, call, sent, wire, at) -> arrived[from] = at)
+                .run(i -> p, Protocol.SIMPLE, 4, 1);
+        // the NIC carries rank 0's message, then rank 1's
+        assertThat(arrived[0]).isCloseTo(bytes, within(1e-6));
+        assertThat(arrived[1]).isCloseTo(2 * bytes, within(1e-6));
+        // the core works without a gap: both ends of all three messages by 6 x bytes / 4, though
+        // rank 1's message could not go out before its NIC freed at bytes
+        assertThat(arrived[2]).isCloseTo(1.5 * bytes, within(1e-6));
+    }
+
+    @Test
     void anOversubscribedSpineSlowsTrafficBetweenLeavesByItsRatio() {
         // 4 nodes of 1 GPU, 2 nodes per leaf: nodes 0 and 1 send to 2 and 3 over the spine, at once
         long count = 1 << 18;
