@@ -307,11 +307,13 @@ final class SimCheckCommand {
             Measured m = e.getValue().getFirst();
             double[] t1 = times(e.getValue());
             double[] t2 = times(g2);
-            double d = (median(t2) - median(t1)) / median(t1);
+            double m1 = median(t1);
+            double m2 = median(t2);
+            double d = (m2 - m1) / m1;
             bySize.add(new double[] {m.size(), Math.abs(d)});
             b.append(String.format(Locale.ROOT, "| %dx%d | %s | %s | %s | %s | %.0f (%d; %.0f-%.0f) | %.0f (%d; %.0f-%.0f) | %+.1f%% |%n",
                     m.servers(), m.perServer(), m.nic().name().toLowerCase(Locale.ROOT), m.collective().cliName(), m.algorithm(),
-                    PerfPlot.sizeLabel(m.size()), median(t1), t1.length, t1[0], t1[t1.length - 1], median(t2), t2.length, t2[0],
+                    PerfPlot.sizeLabel(m.size()), m1, t1.length, t1[0], t1[t1.length - 1], m2, t2.length, t2[0],
                     t2[t2.length - 1], 100 * d));
         }
         if (bySize.isEmpty()) {
