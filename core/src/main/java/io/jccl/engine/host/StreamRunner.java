@@ -54,6 +54,8 @@ public final class StreamRunner implements EngineStream, AutoCloseable {
     private final AtomicInteger pending = new AtomicInteger();
     /** A thread parked in {@link #enqueue} until the queue shrinks. */
     private volatile Thread enqueueWaiter;
+    /** Times the stream's thread slept while another thread ran the queue (written by that thread alone). */
+    private volatile long waitsWhileRun;
 
     public StreamRunner(String name) {
         thread = Thread.ofPlatform().name(name).daemon().unstarted(this::loop);
@@ -146,6 +148,10 @@ public final class StreamRunner implements EngineStream, AutoCloseable {
             if (w != null && w != Thread.currentThread()) {
                 LockSupport.unpark(w);
             }
+            if (Thread.currentThread() != thread && !queue.isEmpty()) {
+                // Tasks came in after this thread's last look: the stream's thread sleeps until told.
+                LockSupport.unpark(thread);
+            }
         }
         return true;
     }
@@ -174,6 +180,11 @@ public final class StreamRunner implements EngineStream, AutoCloseable {
         return done;
     }
 
+    /** Times the stream's own thread slept while another thread ran its queue: each one a wake-up that cost a core. */
+    long waitsWhileRun() {
+        return waitsWhileRun;
+    }
+
     /** Whether every task issued so far has finished. */
     public boolean idle() {
         return queue.isEmpty() && !running.get();
@@ -192,10 +203,10 @@ public final class StreamRunner implements EngineStream, AutoCloseable {
                 continue;
             }
             // Another thread (the stream's own) is running the queue: sleep until it is done
-            // instead of spinning on a core it may need; its drain wakes this thread.
+            // instead of spinning or polling on a core it may need; its drain wakes this thread.
             syncWaiter = Thread.currentThread();
             if (!queue.isEmpty() || running.get()) {
-                LockSupport.parkNanos(1_000_000);
+                LockSupport.parkNanos(DEEP_IDLE_NANOS);
             }
             syncWaiter = null;
         }
@@ -221,9 +232,16 @@ public final class StreamRunner implements EngineStream, AutoCloseable {
             }
             if (!queue.isEmpty()) {
                 if (running.get()) {
-                    // Another thread runs the queue: look again later, less and less often.
-                    LockSupport.parkNanos(park);
-                    park = Math.min(park * 2, 1_000_000);
+                    // Another thread (a caller in synchronize()) runs the queue, for as long as the
+                    // call takes. Polling it would take the cores from that call (each wake-up costs
+                    // tens of µs on a loaded machine); the runner wakes this thread if it leaves
+                    // tasks behind, and an enqueue does since it is marked parked.
+                    parked = true;
+                    if (running.get() && !queue.isEmpty()) {
+                        LockSupport.parkNanos(this, DEEP_IDLE_NANOS);
+                        waitsWhileRun++;
+                    }
+                    parked = false;
                 } else {
                     // Tasks in their grace period: take them as soon as it ends.
                     LockSupport.parkNanos(GRACE_NANOS / 4);
