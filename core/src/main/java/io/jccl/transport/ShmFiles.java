@@ -8,6 +8,7 @@ import io.jccl.proto.Protocol;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -39,6 +40,8 @@ import java.util.Set;
 public final class ShmFiles {
     static final Path DIR = Path.of("/dev/shm");
     private static final Path PROC = Path.of("/proc");
+    /** Bytes of /proc/PID/stat read: past the command (at most 64 bytes) and the state after it. */
+    private static final int STAT_HEAD = 256;
     /** Bytes at the start of every file that this class's bookkeeping uses (a host FIFO's header); the user's bytes start here. */
     public static final long HEADER = Fifo.SLOTS;
     private static final String PREFIX = "jccl-";
@@ -222,21 +225,29 @@ public final class ShmFiles {
      * its state is read, and a zombie ({@code Z}) or a dying process ({@code X}) is dead.
      */
     public static boolean alive(long pid) {
-        try {
-            byte[] stat = Files.readAllBytes(PROC.resolve(Long.toString(pid)).resolve("stat"));
-            // "pid (command) S ...": the command may hold spaces and parentheses, the state follows the last ')'.
-            for (int i = stat.length - 1; i > 0; i--) {
-                if (stat[i] == ')') {
-                    byte state = i + 2 < stat.length ? stat[i + 2] : (byte) 'R';
-                    return state != 'Z' && state != 'X' && state != 'x';
-                }
+        // A lane asks every 50 ms for each process of its host (PeerProcesses): the read allocates
+        // little, since a few KiB a time made each rank collect every few seconds, and a collection
+        // on a loaded machine stops the rank for hundreds of ms.
+        ByteBuffer stat = ByteBuffer.allocate(STAT_HEAD);
+        try (FileChannel ch = FileChannel.open(PROC.resolve(Long.toString(pid)).resolve("stat"), StandardOpenOption.READ)) {
+            while (stat.hasRemaining() && ch.read(stat) > 0) {
+                // the head of the line is enough: the command is at most 64 bytes
             }
-            return true;
         } catch (java.nio.file.NoSuchFileException e) {
             return !Files.isDirectory(PROC) && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
         } catch (IOException e) {
             return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
         }
+        // "pid (command) S ...": the command may hold spaces and parentheses, the state follows the last ')'.
+        byte[] b = stat.array();
+        int n = stat.position();
+        for (int i = n - 1; i > 0; i--) {
+            if (b[i] == ')') {
+                byte state = i + 2 < n ? b[i + 2] : (byte) 'R';
+                return state != 'Z' && state != 'X' && state != 'x';
+            }
+        }
+        return true;
     }
 
     private static void forEach(String prefix, java.util.function.Consumer<Path> action) {
