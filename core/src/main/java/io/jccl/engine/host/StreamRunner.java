@@ -204,8 +204,9 @@ public final class StreamRunner implements EngineStream, AutoCloseable {
             }
             // Another thread (the stream's own) is running the queue: sleep until it is done
             // instead of spinning or polling on a core it may need; its drain wakes this thread.
+            // Tasks left with no one running them are this thread's to run, at the loop's top.
             syncWaiter = Thread.currentThread();
-            if (!queue.isEmpty() || running.get()) {
+            if (running.get()) {
                 LockSupport.parkNanos(DEEP_IDLE_NANOS);
             }
             syncWaiter = null;
