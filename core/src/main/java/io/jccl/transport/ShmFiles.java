@@ -225,13 +225,12 @@ public final class ShmFiles {
      * its state is read, and a zombie ({@code Z}) or a dying process ({@code X}) is dead.
      */
     public static boolean alive(long pid) {
-        // A lane asks every 50 ms for each process of its host (PeerProcesses): the read allocates
-        // little, since a few KiB a time made each rank collect every few seconds, and a collection
-        // on a loaded machine stops the rank for hundreds of ms.
+        // Every lane asks this every 50 ms for each process of its host (PeerProcesses), so only
+        // the line's head is read: procfs reports a size of 0, and readAllBytes starts at 8 KiB.
         ByteBuffer stat = ByteBuffer.allocate(STAT_HEAD);
         try (FileChannel ch = FileChannel.open(PROC.resolve(Long.toString(pid)).resolve("stat"), StandardOpenOption.READ)) {
             while (stat.hasRemaining() && ch.read(stat) > 0) {
-                // the head of the line is enough: the command is at most 64 bytes
+                // until the head is in or the line ends
             }
         } catch (java.nio.file.NoSuchFileException e) {
             return !Files.isDirectory(PROC) && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);

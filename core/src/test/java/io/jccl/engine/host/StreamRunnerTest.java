@@ -17,8 +17,8 @@ class StreamRunnerTest {
 
     @Test
     void theStreamsThreadSleepsWhileACallerRunsTheQueue() throws Exception {
-        // A caller that synchronizes at once runs its call itself; the stream's thread must not
-        // poll meanwhile (it did every millisecond: 8 ranks' streams took 8 % of a 2-core machine).
+        // A caller that synchronizes at once runs its calls itself; the stream's thread must not
+        // poll meanwhile, since on few cores each wake-up takes a core from that call.
         try (StreamRunner runner = new StreamRunner("jccl-stream-test")) {
             for (int attempt = 0; attempt < 10; attempt++) {
                 AtomicReference<Thread> ranOn = new AtomicReference<>();
