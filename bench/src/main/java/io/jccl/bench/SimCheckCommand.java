@@ -41,8 +41,9 @@ final class SimCheckCommand {
               and per band of sizes the mean absolute error and the largest: the validation of
               docs/simulator.md. Each size is checked once first (its connections made); sizes from --small
               are timed after 500 JIT warm-up calls and 20 warm-up calls for at least 300 ms, those of
-              --large after 500 JIT warm-up calls and 1 warm-up call once, the sweep starting a size
-              below --large's first and dropping it (defaults 16K..1M and 4M..64M, by 4).
+              --large after 500 JIT warm-up calls and 1 warm-up call for at least 1000 ms; either is
+              timed again until two rounds agree within 10% (perf's --min-time). The large sweep starts a
+              size below --large's first and drops it (defaults 16K..1M and 4M..64M, by 4).
               --intra/--inter default 800 and 200 Mbit/s. --cases default: allreduce with ring, tree, hierring,
               torus2d and rhd; allgather and reducescatter with ring and pipeline.
               --save FILE appends every measured row to FILE (tab-separated) as it comes;
@@ -52,6 +53,13 @@ final class SimCheckCommand {
 
     static final List<String> DEFAULT_CASES = List.of("allreduce:ring", "allreduce:tree", "allreduce:hierring", "allreduce:torus2d",
             "allreduce:rhd", "allgather:ring", "allgather:pipeline", "reducescatter:ring", "reducescatter:pipeline");
+
+    /**
+     * The large sizes' --min-time. Timed once after one warm-up call, a large size's first calls
+     * still ran code the JIT was compiling again, since perf's JIT warm-up stops at 1 MiB
+     * (docs/simulator.md, "Steady state at the large sizes").
+     */
+    static final long LARGE_MIN_MILLIS = 1000;
 
     private SimCheckCommand() {
     }
@@ -205,11 +213,7 @@ final class SimCheckCommand {
                         Collective col = Collective.parse(p[0]);
                         for (int round = 0; round < o.rounds(); round++) {
                             for (boolean small : new boolean[] {true, false}) {
-                                List<String> perf = new ArrayList<>(List.of("perf", col.cliName(),
-                                        "-b", Long.toString(small ? o.smallMin() : o.largeMin() / 4),
-                                        "-e", Long.toString(small ? o.smallMax() : o.largeMax()), "-f", "4", "-c", "1",
-                                        "--jit_warmup", "500", "-n", "1", "-w", small ? "20" : "1",
-                                        "--min-time", small ? "300" : "0"));
+                                List<String> perf = perfCommand(col, small, o);
                                 String text = FabricCommand.capture(f, perf, Map.of("JCCL_ALGO", p[1]), 1800, err);
                                 if (text == null) {
                                     return 1;
@@ -239,6 +243,18 @@ final class SimCheckCommand {
             }
         }
         return 0;
+    }
+
+    /**
+     * The perf command of one band of one case: the small sizes, or the large ones after a sweep
+     * step below them (dropped from the rows).
+     */
+    static List<String> perfCommand(Collective col, boolean small, Options o) {
+        return new ArrayList<>(List.of("perf", col.cliName(),
+                "-b", Long.toString(small ? o.smallMin() : o.largeMin() / 4),
+                "-e", Long.toString(small ? o.smallMax() : o.largeMax()), "-f", "4", "-c", "1",
+                "--jit_warmup", "500", "-n", "1", "-w", small ? "20" : "1",
+                "--min-time", small ? "300" : Long.toString(LARGE_MIN_MILLIS)));
     }
 
     /** The table: per fabric, case and size, the median measured and the prediction; then the bands' errors. */

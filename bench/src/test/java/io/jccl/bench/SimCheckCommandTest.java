@@ -40,6 +40,18 @@ class SimCheckCommandTest {
     }
 
     @Test
+    void bothBandsAreTimedUntilTwoRoundsAgreeTheLargeAfterAStepBelowThem() {
+        SimCheckCommand.Options o = SimCheckCommand.parse(List.of("--small", "16K..1M", "--large", "4M..64M"));
+        assertThat(SimCheckCommand.perfCommand(Collective.ALL_GATHER, true, o)).containsExactly("perf", "allgather",
+                "-b", "16384", "-e", "1048576", "-f", "4", "-c", "1", "--jit_warmup", "500", "-n", "1", "-w", "20",
+                "--min-time", "300");
+        // A large size timed once, after one warm-up call, caught the JIT compiling its paths.
+        assertThat(SimCheckCommand.perfCommand(Collective.ALL_REDUCE, false, o)).containsExactly("perf", "allreduce",
+                "-b", "1048576", "-e", "67108864", "-f", "4", "-c", "1", "--jit_warmup", "500", "-n", "1", "-w", "1",
+                "--min-time", "1000");
+    }
+
+    @Test
     void anotherRunsMediansAreSetBesideTheFirstsWithTheirDifference(@TempDir Path dir) throws Exception {
         List<SimCheckCommand.Measured> first = List.of(
                 measured(1 << 20, 0, 50000), measured(1 << 20, 1, 43900), measured(1 << 20, 2, 40000),
