@@ -11,30 +11,39 @@ import io.jccl.sim.Calibration;
 import io.jccl.sim.CallSimulator;
 import io.jccl.sim.ClusterFabric;
 import io.jccl.sim.EmulatedFabric;
+import io.jccl.sim.ScaledPrediction;
 import io.jccl.sim.SimFabric;
 import io.jccl.sim.Simulator;
 import io.jccl.topo.ServerLayout;
 import io.jccl.topo.TopoSystem;
+import io.jccl.tune.Choice;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * {@code jccl simulate}: {@code jccl perf}'s table predicted by the simulator (io.jccl.sim) for a
  * fabric no machine here has. Each size is planned as the engine would plan it (the tuner's
- * choice, or what JCCL_ALGO / JCCL_PROTO force) and its plan played step by step; {@code --all}
- * adds every algorithm and protocol the fabric weighs.
+ * choice, or what JCCL_ALGO / JCCL_PROTO force) and its plan played step by step, or, past
+ * {@code --budget} steps on a GPU cluster, predicted from exact runs on fewer nodes
+ * ({@link ScaledPrediction#within}); {@code --all} adds every algorithm and protocol the fabric weighs.
  */
 final class SimulateCommand {
     private SimulateCommand() {
     }
 
-    /** One predicted row: which rank count, how it ran, and perf's row. */
-    record Row(int nranks, boolean tuned, int channels, PerfRow row) {
+    /**
+     * One predicted row: which rank count, how it ran, perf's row, and how it was predicted
+     * ("exact": played step by step; else from which exact runs).
+     */
+    record Row(int nranks, boolean tuned, int channels, PerfRow row, String how) {
     }
 
     static int run(SimulateOptions o, PrintStream out, PrintStream err) {
@@ -60,11 +69,13 @@ final class SimulateCommand {
                 err.println("jccl simulate: " + e.getMessage());
                 return 2;
             }
-            CallSimulator sim = o.gpus() ? CallSimulator.gpu((ClusterFabric) fabric, cal.costs("gpu"), config)
-                    : CallSimulator.host(fabric, cal.costs("host"), config);
-            if (o.timeline() != null) {
-                sim = sim.withTimeline(lines(timeline));
-            }
+            CallSimulator exact = simulator(o, cal, config, fabric);
+            CallSimulator sim = o.timeline() != null ? exact.withTimeline(lines(timeline)) : exact;
+            // the exact runs that calls past the budget are predicted from, made once per node count
+            Map<Integer, CallSimulator> probes = new HashMap<>();
+            Config cfg = config;
+            IntFunction<CallSimulator> probe = n -> n == servers ? exact
+                    : probes.computeIfAbsent(n, k -> simulator(o, cal, cfg, fabric(o, k)));
             fabrics.add(fabric.describe());
             out.printf(Locale.ROOT, "# jccl simulate %s: %d ranks on %s%n", o.collective().cliName(), fabric.nranks(), fabric.describe());
             out.printf(Locale.ROOT, "# calibration: %s; datatype %s; predicted, not measured (docs/simulator.md)%n", cal.source(),
@@ -74,17 +85,26 @@ final class SimulateCommand {
             for (long bytes = o.minBytes(); bytes <= o.maxBytes(); bytes = next(bytes, o.factor())) {
                 PerfSizes sizes = PerfSizes.of(o.collective(), o.type(), fabric.nranks(), bytes);
                 if (sizes.count() == 0) {
+                    Collective c = o.collective();
+                    boolean whole = c == Collective.ALL_REDUCE || c == Collective.BROADCAST || c == Collective.REDUCE;
+                    out.printf(Locale.ROOT, "# %d B: not simulated, %s%n", bytes, whole ? "under one " + PerfTable.typeName(o.type())
+                            + " element" : "under 16 B a rank's block on " + fabric.nranks() + " ranks (perf rounds blocks down to 16 B)");
                     continue;
                 }
-                Row tuned = row(sim, o, sizes, null, null, true);
-                rows.add(tuned);
-                out.println(PerfTable.row(tuned.row(), false));
+                try {
+                    emit(row(sim, probe, servers, o, sizes, null, null, true), rows, out);
+                } catch (NotSimulated e) {
+                    err.println("jccl simulate: " + e.getMessage());
+                    return 2;
+                }
                 if (o.all()) {
                     for (Algorithm a : weighed) {
                         for (Protocol p : Protocol.allowed(config, o.collective())) {
-                            Row r = row(sim, o, sizes, a, p, false);
-                            rows.add(r);
-                            out.println(PerfTable.row(r.row(), false));
+                            try {
+                                emit(row(sim, probe, servers, o, sizes, a, p, false), rows, out);
+                            } catch (NotSimulated e) {
+                                out.println("# " + e.getMessage());
+                            }
                         }
                     }
                 }
@@ -123,6 +143,27 @@ final class SimulateCommand {
         };
     }
 
+    /** A call that is neither played (past the budget) nor predicted from exact runs. */
+    static final class NotSimulated extends Exception {
+        NotSimulated(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private static void emit(Row r, List<Row> rows, PrintStream out) {
+        rows.add(r);
+        out.println(PerfTable.row(r.row(), false));
+        if (!r.how().equals("exact")) {
+            out.printf(Locale.ROOT, "#   %d ranks, %d B, %s/%s: %s%n", r.nranks(), r.row().size(), r.row().algorithm(),
+                    r.row().protocol(), r.how());
+        }
+    }
+
+    private static CallSimulator simulator(SimulateOptions o, Calibration cal, Config config, SimFabric fabric) {
+        return o.gpus() ? CallSimulator.gpu((ClusterFabric) fabric, cal.costs("gpu"), config)
+                : CallSimulator.host(fabric, cal.costs("host"), config);
+    }
+
     private static long next(long bytes, int factor) {
         return bytes > Long.MAX_VALUE / factor ? Long.MAX_VALUE : bytes * factor;
     }
@@ -137,19 +178,52 @@ final class SimulateCommand {
         return new EmulatedFabric(ServerLayout.uniform(servers, o.perServer()), o.intraMbit(), o.interMbit(), o.nic());
     }
 
-    private static Row row(CallSimulator sim, SimulateOptions o, PerfSizes sizes, Algorithm a, Protocol p, boolean tuned) {
-        CallSimulator.Prediction pr = a == null ? sim.predict(o.collective(), sizes.count(), o.type())
-                : sim.predict(o.collective(), sizes.count(), o.type(), a, p);
-        int n = sim.simulator().fabric().nranks();
-        long size = sizes.bytes();
-        double algbw = BusBandwidth.gbps(size, pr.micros());
-        PerfColumn col = new PerfColumn(pr.micros(), algbw, algbw * BusBandwidth.factor(o.collective(), n), null);
+    /**
+     * The row of one size, by the tuner's choice ({@code a} null) or by {@code a} in {@code p}:
+     * played step by step within the budget; past it, on a GPU cluster, predicted from exact runs
+     * on fewer nodes ({@link ScaledPrediction#within}, by {@code probe} of a node count).
+     */
+    private static Row row(CallSimulator sim, IntFunction<CallSimulator> probe, int nodes, SimulateOptions o, PerfSizes sizes,
+                           Algorithm a, Protocol p, boolean tuned) throws NotSimulated {
         Collective c = o.collective();
+        int n = sim.simulator().fabric().nranks();
+        Choice choice = a == null ? sim.choice(c, sizes.count(), o.type()) : sim.choice(c, sizes.count(), o.type(), a, p);
+        long steps = sim.steps(c, sizes.count(), o.type(), choice.algorithm(), choice.protocol());
+        double micros;
+        String how;
+        if (steps <= o.budget()) {
+            CallSimulator.Prediction pr = a == null ? sim.predict(c, sizes.count(), o.type()) : sim.predict(c, sizes.count(), o.type(), a, p);
+            choice = pr.choice();
+            micros = pr.micros();
+            how = "exact";
+        } else {
+            String what = String.format(Locale.ROOT, "%d ranks, %d B, %s/%s: %,d steps, over the budget of %,d (--budget)", n,
+                    sizes.bytes(), choice.algorithm().id(), choice.protocol().id(), steps, o.budget());
+            if (!o.gpus() || o.timeline() != null) {
+                throw new NotSimulated(what + (o.timeline() != null ? "; a timeline needs every message played"
+                        : "; the emulated fabric's ranks share one machine's cores, so fewer do not stand for more") + ", not simulated");
+            }
+            try {
+                ScaledPrediction s = ScaledPrediction.within(probe, nodes, c, sizes.bytes(), o.type(), choice.algorithm(),
+                        choice.protocol(), o.budget());
+                micros = s.micros(nodes, c, sizes.bytes(), o.type(), choice.algorithm(), choice.protocol());
+                int perNode = n / nodes;
+                how = String.format(Locale.ROOT, "from exact runs on %d and %d ranks%s (%,d steps exactly; docs/simulator.md, Scale)",
+                        s.smallNodes() * perNode, s.largeNodes() * perNode,
+                        ScaledPrediction.atItsStep(choice.algorithm()) ? " at its step" : ", by the tree's law", steps);
+            } catch (IllegalArgumentException e) {
+                throw new NotSimulated(String.format(Locale.ROOT, "%s; %s; not simulated (--budget %d plays it step by step)", what,
+                        e.getMessage(), steps));
+            }
+        }
+        long size = sizes.bytes();
+        double algbw = BusBandwidth.gbps(size, micros);
+        PerfColumn col = new PerfColumn(micros, algbw, algbw * BusBandwidth.factor(c, n), null);
         PerfRow row = new PerfRow(size, sizes.count(), PerfTable.typeName(o.type()), c.reduces() ? "sum" : "none",
-                c.rooted() ? 0 : -1, pr.choice().algorithm().id(), pr.choice().protocol().id(), col,
+                c.rooted() ? 0 : -1, choice.algorithm().id(), choice.protocol().id(), col,
                 c == Collective.ALL_REDUCE || c == Collective.ALL_GATHER || c == Collective.REDUCE_SCATTER
                         || c == Collective.BROADCAST || c == Collective.REDUCE ? col : null);
-        return new Row(n, tuned, pr.choice().channels(), row);
+        return new Row(n, tuned, choice.channels(), row, how);
     }
 
     private static String json(SimulateOptions o, List<String> fabrics, List<Row> rows) {
@@ -166,7 +240,7 @@ final class SimulateCommand {
             PerfRow p = r.row();
             w.beginObject().name("ranks").value(r.nranks()).name("size").value(p.size()).name("count").value(p.count())
                     .name("algorithm").value(p.algorithm()).name("protocol").value(p.protocol()).name("channels").value(r.channels())
-                    .name("tuned").value(r.tuned() ? "yes" : "no").name("time_us").value(p.outOfPlace().timeUs())
+                    .name("tuned").value(r.tuned() ? "yes" : "no").name("how").value(r.how()).name("time_us").value(p.outOfPlace().timeUs())
                     .name("algbw").value(p.outOfPlace().algbw()).name("busbw").value(p.outOfPlace().busbw()).endObject();
         }
         w.endArray();

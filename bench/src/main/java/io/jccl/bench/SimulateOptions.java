@@ -20,14 +20,21 @@ import java.util.List;
  * @param topo       the NCCL topology XML of each node, or null
  * @param gpus       whether the fabric is a GPU cluster (the CUDA engine's costs) rather than the emulated one
  * @param timeline   where to write every message of the one size's calls, or null
+ * @param budget     the most steps a call is played exactly; past it, a GPU cluster's call is predicted from exact runs on fewer nodes
  */
 record SimulateOptions(Collective collective, DataType type, long minBytes, long maxBytes, int factor, List<Integer> servers,
                        int perServer, double intraMbit, double interMbit, EmulatedFabric.Nic nic, boolean gpus, Path topo,
                        double nvlinkGBps, double nicGbit, int nics, ClusterFabric.Net net, boolean all, Path plot, Path json,
-                       Path calibration, Path timeline) {
+                       Path calibration, Path timeline, long budget) {
+    /**
+     * Steps played exactly unless told (64M): a tree's probes of 1 GiB on 2 and 4 leaves of 16,384
+     * ranks fit; a size takes at most about a minute and a half on a 2-core VM (docs/simulator.md, Scale).
+     */
+    static final long DEFAULT_BUDGET = 1L << 26;
+
     static final String USAGE = """
             usage: jccl simulate COLLECTIVE FABRIC [-b MIN] [-e MAX] [-f F] [-d TYPE] [--all] [--plot FILE.svg] [--json FILE]
-                                 [--calibration FILE] [--timeline FILE]
+                                 [--calibration FILE] [--timeline FILE] [--budget STEPS]
               Predicts the calls jccl perf would time, by playing the plans the engine would run step by
               step on a modelled fabric (io.jccl.sim; docs/simulator.md): the same table as jccl perf, with
               the predicted time, algbw and busbw (#wrong is N/A), one row per size for the algorithm and
@@ -51,6 +58,10 @@ record SimulateOptions(Collective collective, DataType type, long minBytes, long
               --calibration FILE   the constants (default: the library's, io/jccl/sim/calibration.json)
               --timeline FILE      every message the one size's calls send, as the engine's NET timeline
                             (JCCL_DEBUG=TRACE JCCL_DEBUG_SUBSYS=NET) has them: isend, wire, arrived (needs -b = -e)
+              --budget STEPS       play a call step by step up to this many steps (default 64M); past it, on
+                            --gpus and --topo, ring, hierring, torus2d, tree and splittree are predicted from
+                            exact runs on fewer nodes (a "# ... from exact runs on" line says which), the
+                            others are not simulated (a "# ... not simulated" line says why)
             example: jccl simulate allreduce --gpus 1,2,4,8x8 --net fat-tree:2 -b 8 -e 1G -f 8 --all""";
 
     /** Parses the command line after {@code simulate}. */
@@ -90,6 +101,7 @@ record SimulateOptions(Collective collective, DataType type, long minBytes, long
         Path json = null;
         Path calibration = null;
         Path timeline = null;
+        long budget = DEFAULT_BUDGET;
         String fabricOption = null;
         while (r.hasNext()) {
             String o = r.option("befd");
@@ -139,6 +151,7 @@ record SimulateOptions(Collective collective, DataType type, long minBytes, long
                 case "--json" -> json = Path.of(r.value(o));
                 case "--calibration" -> calibration = Path.of(r.value(o));
                 case "--timeline" -> timeline = Path.of(r.value(o));
+                case "--budget" -> budget = r.bytesValue(o);
                 default -> throw r.unknown(o);
             }
         }
@@ -157,11 +170,14 @@ record SimulateOptions(Collective collective, DataType type, long minBytes, long
         if (timeline != null && (min != max || all || servers.size() != 1)) {
             throw r.error("--timeline plays one call: give one size (-b = -e), one rank count and no --all");
         }
+        if (budget < 1) {
+            throw r.error("option --budget: at least 1 step");
+        }
         if (!gpus && nics != 0) {
             throw r.error("--nics is for --gpus");
         }
         return new SimulateOptions(c, type, min, max, factor, List.copyOf(servers), perServer, intra, inter, nic, gpus, topo, nvlink,
-                nicGbit, nics == 0 ? perServer : nics, net, all, plot, json, calibration, timeline);
+                nicGbit, nics == 0 ? perServer : nics, net, all, plot, json, calibration, timeline, budget);
     }
 
     private static List<Integer> intList(ArgReader r, String option, String v) {

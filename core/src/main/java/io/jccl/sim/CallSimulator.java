@@ -141,6 +141,19 @@ public final class CallSimulator {
     }
 
     /**
+     * How the tuner (or {@code JCCL_ALGO} / {@code JCCL_PROTO}) would run the call, without
+     * simulating it.
+     */
+    public Choice choice(Collective c, long count, DataType type) {
+        return tuner.choose(c, count, type.size(), 0);
+    }
+
+    /** How the tuner would run the call by {@code a} in {@code p} (its channels), without simulating it. */
+    public Choice choice(Collective c, long count, DataType type, Algorithm a, Protocol p) {
+        return tunerFor(a, p).choose(c, count, type.size(), 0);
+    }
+
+    /**
      * How the tuner would run the call by {@code a} and what its model predicts
      * ({@link Choice#predictedMicros}, NaN where a tuning table chose), without simulating it.
      */
@@ -156,6 +169,11 @@ public final class CallSimulator {
      */
     public long steps(Collective c, long count, DataType type, Algorithm a) {
         return steps(c, count, type.size(), tunerFor(a));
+    }
+
+    /** The same for the call by {@code a} in {@code p}. */
+    public long steps(Collective c, long count, DataType type, Algorithm a, Protocol p) {
+        return steps(c, count, type.size(), a, p);
     }
 
     /** The same for the call by {@code a} in {@code p}, of elements of {@code elementSize} bytes. */

@@ -135,6 +135,11 @@ public final class ClusterFabric extends SimFabric {
         return new ClusterFabric(nodes, gpuNodes.size(), Double.isInfinite(intra) ? 1e6 : intra, nics, nicGBps * 8, net);
     }
 
+    /** The network between the nodes. */
+    public Net net() {
+        return net;
+    }
+
     /** GB/s a GPU moves over NVLink each way. */
     public double nvlinkGBps() {
         return nvlinkGBps;

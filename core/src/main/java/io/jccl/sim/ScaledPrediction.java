@@ -50,6 +50,72 @@ public final class ScaledPrediction {
         this.largeNodes = largeNodes;
     }
 
+    /**
+     * The prediction of {@code a}'s call on {@code nodes} nodes from the largest exact runs that
+     * {@code budget} steps pay for: on {@code n} and {@code 2n} nodes, {@code 2n} at most half of
+     * {@code nodes}, the two playing at most {@code budget} steps together (as
+     * {@link CallSimulator#steps} counts them, on the channels and bytes per step
+     * {@link #micros} gives them). The larger the probes, the closer their regime to the
+     * target's (docs/simulator.md, Scale). Rings between nodes (the hierarchical ring, the 2D
+     * torus) start at 4 nodes: a ring of two nodes is a pair, not a ring. A tree on a fat-tree of
+     * 8 leaves or more starts at 2 leaves, so that the probes' messages cross the spine as the
+     * target's do (from one leaf the law lands 6 % off at 1,024 ranks).
+     *
+     * @throws IllegalArgumentException where {@code a} has no law, or no two such runs fit the budget
+     */
+    public static ScaledPrediction within(IntFunction<CallSimulator> simulatorOf, int nodes, Collective c, long bytes,
+                                          DataType type, Algorithm a, Protocol p, long budget) {
+        if (!scales(a)) {
+            throw new IllegalArgumentException(a.id() + " has no scaled prediction (ring, hierring, torus2d, tree, splittree)");
+        }
+        int least = a == Algorithm.HIER_RING || a == Algorithm.TORUS_2D ? 4 : 2;
+        if (!atItsStep(a) && simulatorOf.apply(nodes).simulator().fabric() instanceof ClusterFabric f
+                && f.net().kind() == ClusterFabric.Net.Kind.FAT_TREE && nodes >= 8 * f.net().nodesPerLeaf()) {
+            least = 2 * f.net().nodesPerLeaf();
+        }
+        long spent = Long.MAX_VALUE;
+        for (int large = nodes / 2; large / 2 >= least; large /= 2) {
+            int small = large / 2;
+            spent = probeSteps(simulatorOf, nodes, small, c, bytes, type, a, p) + probeSteps(simulatorOf, nodes, large, c, bytes, type, a, p);
+            if (spent <= budget) {
+                return new ScaledPrediction(simulatorOf, small, large);
+            }
+        }
+        throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
+                "%s on %d nodes: no two exact runs on fewer nodes (at least %d, the larger at most half) fit a budget of %,d steps%s",
+                a.id(), nodes, least, budget, spent == Long.MAX_VALUE ? "" : String.format(java.util.Locale.ROOT,
+                        " (the smallest pair plays %,d)", spent)));
+    }
+
+    /** The steps an exact run on {@code probe} nodes plays to predict the call on {@code nodes}. */
+    private static long probeSteps(IntFunction<CallSimulator> simulatorOf, int nodes, int probe, Collective c, long bytes,
+                                   DataType type, Algorithm a, Protocol p) {
+        CallSimulator s = simulatorOf.apply(probe);
+        int perNode = s.simulator().fabric().nranks() / probe;
+        int ranks = probe * perNode;
+        if (!atItsStep(a)) {
+            return s.steps(c, count(c, bytes, type, ranks), type.size(), a, p);
+        }
+        long target = (long) nodes * perNode;
+        int channels = s.choice(c, count(c, bytes, type, (int) Math.min(Integer.MAX_VALUE, target)), type, a).channels();
+        return s.withChannels(channels).steps(c, count(c, probeBytes(bytes, type, ranks, target), type, ranks), type.size(), a, p);
+    }
+
+    /** The bytes a ring on {@code ranks} moves per step where the target's {@code bytes} on {@code target} ranks do. */
+    private static long probeBytes(long bytes, DataType type, long ranks, long target) {
+        return Math.max(type.size(), (long) (bytes * ((double) ranks / target)));
+    }
+
+    /** Nodes of the smaller exact run. */
+    public int smallNodes() {
+        return smallNodes;
+    }
+
+    /** Nodes of the larger exact run. */
+    public int largeNodes() {
+        return largeNodes;
+    }
+
     /** Whether {@code a}'s time follows a law this class knows. */
     public static boolean scales(Algorithm a) {
         return atItsStep(a) || a == Algorithm.TREE || a == Algorithm.SPLIT_TREE;
@@ -97,7 +163,7 @@ public final class ScaledPrediction {
         int[] sizes = {smallNodes, largeNodes};
         for (int i = 0; i < 2; i++) {
             long ranks = (long) sizes[i] * perNode;
-            long probe = Math.max(type.size(), (long) (bytes * ((double) ranks / target)));
+            long probe = probeBytes(bytes, type, ranks, target);
             CallSimulator s = (i == 0 ? small : simulatorOf.apply(sizes[i])).withChannels(channels);
             t[i] = s.predict(c, count(c, probe, type, (int) ranks), type, a, p).micros();
         }

@@ -11,6 +11,9 @@ import io.jccl.plan.RankSet;
 import io.jccl.proto.Protocol;
 import io.jccl.topo.ServerLayout;
 import io.jccl.tune.Tuner;
+
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -127,6 +130,42 @@ class CallSimulatorTest {
             assertThatThrownBy(() -> s.fit(Collective.ALL_REDUCE, 1 << 20, DataType.FLOAT32, a, Protocol.SIMPLE))
                     .hasMessageContaining("at its step");
         }
+    }
+
+    @Test
+    void theProbesAreTheLargestTheBudgetPaysFor() {
+        java.util.function.IntFunction<CallSimulator> sim = n -> CallSimulator.gpu(new ClusterFabric(n, 8, 450, 8, 400,
+                ClusterFabric.Net.parse("fat-tree:1:2")), Calibration.bundled().costs("gpu"), Config.defaults()).withCalls(1);
+        long bytes = 1 << 20;
+        Collective ar = Collective.ALL_REDUCE;
+        // a ring's probes run on the target's channels at the target's bytes per step: 16 nodes, 128 ranks
+        int channels = sim.apply(4).choice(ar, bytes / 4, DataType.FLOAT32, Algorithm.RING).channels();
+        java.util.function.IntToLongFunction probe = n -> sim.apply(n).withChannels(channels)
+                .steps(ar, bytes / 4 * n / 16, DataType.FLOAT32, Algorithm.RING, Protocol.SIMPLE);
+        long pair48 = probe.applyAsLong(4) + probe.applyAsLong(8);
+        ScaledPrediction big = ScaledPrediction.within(sim, 16, ar, bytes, DataType.FLOAT32, Algorithm.RING, Protocol.SIMPLE, pair48);
+        assertThat(List.of(big.smallNodes(), big.largeNodes())).containsExactly(4, 8);
+        ScaledPrediction less = ScaledPrediction.within(sim, 16, ar, bytes, DataType.FLOAT32, Algorithm.RING, Protocol.SIMPLE,
+                pair48 - 1);
+        assertThat(List.of(less.smallNodes(), less.largeNodes())).containsExactly(2, 4);
+        double exact = sim.apply(16).predict(ar, bytes / 4, DataType.FLOAT32, Algorithm.RING, Protocol.SIMPLE).micros();
+        assertThat(big.micros(16, ar, bytes, DataType.FLOAT32, Algorithm.RING, Protocol.SIMPLE)).isCloseTo(exact, within(0.02 * exact));
+        // the tree's probes move the target's bytes on fewer nodes
+        long tree48 = sim.apply(4).steps(ar, bytes / 4, DataType.FLOAT32, Algorithm.TREE, Protocol.SIMPLE)
+                + sim.apply(8).steps(ar, bytes / 4, DataType.FLOAT32, Algorithm.TREE, Protocol.SIMPLE);
+        ScaledPrediction tree = ScaledPrediction.within(sim, 16, ar, bytes, DataType.FLOAT32, Algorithm.TREE, Protocol.SIMPLE, tree48);
+        assertThat(List.of(tree.smallNodes(), tree.largeNodes())).containsExactly(4, 8);
+        // 16 nodes are 8 leaves of 2: the tree's probes span 2 leaves at least, whose messages cross the spine
+        assertThatThrownBy(() -> ScaledPrediction.within(sim, 16, ar, bytes, DataType.FLOAT32, Algorithm.TREE, Protocol.SIMPLE,
+                tree48 - 1)).hasMessageContaining("at least 4");
+        assertThatThrownBy(() -> ScaledPrediction.within(sim, 16, ar, bytes, DataType.FLOAT32, Algorithm.RING, Protocol.SIMPLE, 10))
+                .hasMessageContaining("ring on 16 nodes: no two exact runs").hasMessageContaining("fit a budget of 10 steps")
+                .hasMessageContaining("the smallest pair plays");
+        // a ring of nodes starts at 4 nodes: on 8 there is no pair below half
+        assertThatThrownBy(() -> ScaledPrediction.within(sim, 8, ar, bytes, DataType.FLOAT32, Algorithm.HIER_RING, Protocol.SIMPLE,
+                Long.MAX_VALUE)).hasMessageContaining("hierring on 8 nodes").hasMessageContaining("at least 4");
+        assertThatThrownBy(() -> ScaledPrediction.within(sim, 16, ar, bytes, DataType.FLOAT32, Algorithm.RHD, Protocol.SIMPLE,
+                Long.MAX_VALUE)).hasMessageContaining("rhd has no scaled prediction");
     }
 
     @Test
