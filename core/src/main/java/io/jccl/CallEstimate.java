@@ -12,10 +12,13 @@ package io.jccl;
  * @param choice the algorithm, protocol and channels simulated: the communicator's own choice
  * @param micros predicted µs per call
  * @param fabric the modelled fabric, in words
+ * @param how    {@code exact} where every step of the call was played; past the simulator's step
+ *               budget (a job of thousands of GPUs), from which exact runs on fewer nodes it was
+ *               predicted, or that the tuner's model priced it and why
  */
-public record CallEstimate(CallChoice choice, double micros, String fabric) {
+public record CallEstimate(CallChoice choice, double micros, String fabric, String how) {
     @Override
     public String toString() {
-        return String.format(java.util.Locale.ROOT, "%s: %.1f us on %s", choice, micros, fabric);
+        return String.format(java.util.Locale.ROOT, "%s: %.1f us on %s%s", choice, micros, fabric, how.equals("exact") ? "" : " (" + how + ")");
     }
 }

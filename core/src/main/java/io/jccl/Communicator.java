@@ -597,10 +597,23 @@ public final class Communicator implements AutoCloseable {
         }
         EngineRank e = engine();
         e.checkUsable();
+        boolean host = e instanceof HostComm;
         io.jccl.sim.CallSimulator sim = e instanceof HostComm h ? io.jccl.sim.JobModel.host(e.tuner(), rank(), h.overSockets())
                 : io.jccl.sim.JobModel.gpu(e.tuner(), rank());
-        io.jccl.sim.CallSimulator.Prediction p = sim.predict(collective, count, type);
-        return new CallEstimate(callChoice(p.choice()), p.micros(), sim.simulator().fabric().describe());
+        String fabric = sim.simulator().fabric().describe();
+        try {
+            io.jccl.sim.CallSimulator.Estimate p = sim.estimate(collective, count, type, null, null, io.jccl.sim.CallSimulator.DEFAULT_BUDGET,
+                    host ? null : io.jccl.sim.JobModel.gpuOnNodes(e.tuner(), rank()));
+            return new CallEstimate(callChoice(p.choice()), p.micros(), fabric, p.how());
+        } catch (IllegalArgumentException tooLarge) {
+            // past what the simulator plays, and no smaller job stands for it: the tuner's own model, where it priced the call
+            io.jccl.tune.Choice c = sim.choice(collective, count, type);
+            if (Double.isNaN(c.predictedMicros())) {
+                throw JcclException.invalidArgument(rank(), "count", count + " elements: " + tooLarge.getMessage()
+                        + ", and a tuning table chose the call, so no model priced it");
+            }
+            return new CallEstimate(callChoice(c), c.predictedMicros(), fabric, "the tuner's model: " + tooLarge.getMessage());
+        }
     }
 
     /**

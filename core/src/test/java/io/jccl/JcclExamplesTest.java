@@ -279,6 +279,7 @@ class JcclExamplesTest {
             assertThat(e.micros()).isPositive();
             assertThat(busGBps).isPositive().isFinite();
             assertThat(e.fabric()).contains("1 x 4");
+            assertThat(e.how()).isEqualTo("exact");
             assertThat(comms[3].estimate(Collective.ALL_REDUCE, 1 << 20, DataType.FLOAT32)).isEqualTo(e);
             assertThat(comm.estimate(Collective.ALL_REDUCE, 1 << 22, DataType.FLOAT32).micros()).isGreaterThan(e.micros());
             assertThat(comm.estimate(Collective.ALL_GATHER, 0, DataType.FLOAT32).micros()).isNotNegative();

@@ -11,7 +11,6 @@ import io.jccl.sim.Calibration;
 import io.jccl.sim.CallSimulator;
 import io.jccl.sim.ClusterFabric;
 import io.jccl.sim.EmulatedFabric;
-import io.jccl.sim.ScaledPrediction;
 import io.jccl.sim.SimFabric;
 import io.jccl.sim.Simulator;
 import io.jccl.topo.ServerLayout;
@@ -33,7 +32,7 @@ import java.util.function.IntFunction;
  * fabric no machine here has. Each size is planned as the engine would plan it (the tuner's
  * choice, or what JCCL_ALGO / JCCL_PROTO force) and its plan played step by step, or, past
  * {@code --budget} steps on a GPU cluster, predicted from exact runs on fewer nodes
- * ({@link ScaledPrediction#within}); {@code --all} adds every algorithm and protocol the fabric weighs.
+ * ({@link CallSimulator#estimate}); {@code --all} adds every algorithm and protocol the fabric weighs.
  */
 final class SimulateCommand {
     private SimulateCommand() {
@@ -69,13 +68,14 @@ final class SimulateCommand {
                 err.println("jccl simulate: " + e.getMessage());
                 return 2;
             }
-            CallSimulator exact = simulator(o, cal, config, fabric);
-            CallSimulator sim = o.timeline() != null ? exact.withTimeline(lines(timeline)) : exact;
+            CallSimulator sim = simulator(o, cal, config, fabric);
+            if (o.timeline() != null) {
+                sim = sim.withTimeline(lines(timeline));
+            }
             // the exact runs that calls past the budget are predicted from, made once per node count
             Map<Integer, CallSimulator> probes = new HashMap<>();
             Config cfg = config;
-            IntFunction<CallSimulator> probe = n -> n == servers ? exact
-                    : probes.computeIfAbsent(n, k -> simulator(o, cal, cfg, fabric(o, k)));
+            IntFunction<CallSimulator> probe = n -> probes.computeIfAbsent(n, k -> simulator(o, cal, cfg, fabric(o, k)));
             fabrics.add(fabric.describe());
             out.printf(Locale.ROOT, "# jccl simulate %s: %d ranks on %s%n", o.collective().cliName(), fabric.nranks(), fabric.describe());
             out.printf(Locale.ROOT, "# calibration: %s; datatype %s; predicted, not measured (docs/simulator.md)%n", cal.source(),
@@ -92,7 +92,7 @@ final class SimulateCommand {
                     continue;
                 }
                 try {
-                    emit(row(sim, probe, servers, o, sizes, null, null, true), rows, out);
+                    emit(row(sim, probe, o, sizes, null, null, true), rows, out);
                 } catch (NotSimulated e) {
                     err.println("jccl simulate: " + e.getMessage());
                     return 2;
@@ -101,7 +101,7 @@ final class SimulateCommand {
                     for (Algorithm a : weighed) {
                         for (Protocol p : Protocol.allowed(config, o.collective())) {
                             try {
-                                emit(row(sim, probe, servers, o, sizes, a, p, false), rows, out);
+                                emit(row(sim, probe, o, sizes, a, p, false), rows, out);
                             } catch (NotSimulated e) {
                                 out.println("# " + e.getMessage());
                             }
@@ -181,41 +181,23 @@ final class SimulateCommand {
     /**
      * The row of one size, by the tuner's choice ({@code a} null) or by {@code a} in {@code p}:
      * played step by step within the budget; past it, on a GPU cluster, predicted from exact runs
-     * on fewer nodes ({@link ScaledPrediction#within}, by {@code probe} of a node count).
+     * on fewer nodes ({@link CallSimulator#estimate}, by {@code probe} of a node count).
      */
-    private static Row row(CallSimulator sim, IntFunction<CallSimulator> probe, int nodes, SimulateOptions o, PerfSizes sizes,
+    private static Row row(CallSimulator sim, IntFunction<CallSimulator> probe, SimulateOptions o, PerfSizes sizes,
                            Algorithm a, Protocol p, boolean tuned) throws NotSimulated {
         Collective c = o.collective();
         int n = sim.simulator().fabric().nranks();
-        Choice choice = a == null ? sim.choice(c, sizes.count(), o.type()) : sim.choice(c, sizes.count(), o.type(), a, p);
-        long steps = sim.steps(c, sizes.count(), o.type(), choice.algorithm(), choice.protocol());
-        double micros;
-        String how;
-        if (steps <= o.budget()) {
-            CallSimulator.Prediction pr = a == null ? sim.predict(c, sizes.count(), o.type()) : sim.predict(c, sizes.count(), o.type(), a, p);
-            choice = pr.choice();
-            micros = pr.micros();
-            how = "exact";
-        } else {
-            String what = String.format(Locale.ROOT, "%d ranks, %d B, %s/%s: %,d steps, over the budget of %,d (--budget)", n,
-                    sizes.bytes(), choice.algorithm().id(), choice.protocol().id(), steps, o.budget());
-            if (!o.gpus() || o.timeline() != null) {
-                throw new NotSimulated(what + (o.timeline() != null ? "; a timeline needs every message played"
-                        : "; the emulated fabric's ranks share one machine's cores, so fewer do not stand for more") + ", not simulated");
-            }
-            try {
-                ScaledPrediction s = ScaledPrediction.within(probe, nodes, c, sizes.bytes(), o.type(), choice.algorithm(),
-                        choice.protocol(), o.budget());
-                micros = s.micros(nodes, c, sizes.bytes(), o.type(), choice.algorithm(), choice.protocol());
-                int perNode = n / nodes;
-                how = String.format(Locale.ROOT, "from exact runs on %d and %d ranks%s (%,d steps exactly; docs/simulator.md, Scale)",
-                        s.smallNodes() * perNode, s.largeNodes() * perNode,
-                        ScaledPrediction.atItsStep(choice.algorithm()) ? " at its step" : ", by the tree's law", steps);
-            } catch (IllegalArgumentException e) {
-                throw new NotSimulated(String.format(Locale.ROOT, "%s; %s; not simulated (--budget %d plays it step by step)", what,
-                        e.getMessage(), steps));
-            }
+        CallSimulator.Estimate est;
+        try {
+            est = sim.estimate(c, sizes.count(), o.type(), a, p, o.budget(), o.gpus() && o.timeline() == null ? probe : null);
+        } catch (IllegalArgumentException e) {
+            String why = o.timeline() != null ? "; a timeline needs every message played"
+                    : !o.gpus() ? "; the emulated fabric's ranks share one machine's cores, so fewer do not stand for more" : "";
+            throw new NotSimulated(e.getMessage() + why + "; not simulated (a --budget of as many steps plays it step by step)");
         }
+        Choice choice = est.choice();
+        double micros = est.micros();
+        String how = est.how();
         long size = sizes.bytes();
         double algbw = BusBandwidth.gbps(size, micros);
         PerfColumn col = new PerfColumn(micros, algbw, algbw * BusBandwidth.factor(c, n), null);

@@ -26,11 +26,6 @@ record SimulateOptions(Collective collective, DataType type, long minBytes, long
                        int perServer, double intraMbit, double interMbit, EmulatedFabric.Nic nic, boolean gpus, Path topo,
                        double nvlinkGBps, double nicGbit, int nics, ClusterFabric.Net net, boolean all, Path plot, Path json,
                        Path calibration, Path timeline, long budget) {
-    /**
-     * Steps played exactly unless told (64M): a tree's probes of 1 GiB on 2 and 4 leaves of 16,384
-     * ranks fit; a size takes at most about a minute and a half on a 2-core VM (docs/simulator.md, Scale).
-     */
-    static final long DEFAULT_BUDGET = 1L << 26;
 
     static final String USAGE = """
             usage: jccl simulate COLLECTIVE FABRIC [-b MIN] [-e MAX] [-f F] [-d TYPE] [--all] [--plot FILE.svg] [--json FILE]
@@ -101,7 +96,7 @@ record SimulateOptions(Collective collective, DataType type, long minBytes, long
         Path json = null;
         Path calibration = null;
         Path timeline = null;
-        long budget = DEFAULT_BUDGET;
+        long budget = io.jccl.sim.CallSimulator.DEFAULT_BUDGET;
         String fabricOption = null;
         while (r.hasNext()) {
             String o = r.option("befd");

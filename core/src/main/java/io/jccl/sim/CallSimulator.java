@@ -39,6 +39,13 @@ public final class CallSimulator {
     public record Prediction(Choice choice, double micros, Simulator.Result result) {
     }
 
+    /**
+     * Steps {@link #estimate} plays a call exactly unless told (64M): a tree's probes of 1 GiB on
+     * 2 and 4 leaves of 16,384 ranks fit, and a call takes at most about a minute on a 2-core VM
+     * (docs/simulator.md, Scale).
+     */
+    public static final long DEFAULT_BUDGET = 1L << 26;
+
     /** Jobs up to this many ranks are planned at once; larger ones rank by rank. */
     static final int PLANNED_TOGETHER = 64;
 
@@ -123,6 +130,54 @@ public final class CallSimulator {
 
     public Simulator simulator() {
         return simulator;
+    }
+
+    /**
+     * A call predicted within a budget of steps: how it runs, its µs, and how they were had
+     * ({@code exact}: played step by step; else from which exact runs on fewer nodes).
+     */
+    public record Estimate(Choice choice, double micros, String how) {
+        /** Whether the call was played step by step. */
+        public boolean exact() {
+            return how.equals("exact");
+        }
+    }
+
+    /**
+     * The call by the tuner's choice ({@code a} null) or by {@code a} in {@code p}: played step
+     * by step where that takes at most {@code budget} steps ({@link #steps}); past it predicted by
+     * {@link ScaledPrediction#within} from exact runs on fewer nodes, each the simulator
+     * {@code fewerNodes} makes for a node count (null: no smaller job stands for this one).
+     *
+     * @throws IllegalArgumentException past the budget where nothing on fewer nodes predicts it, saying why
+     */
+    public Estimate estimate(Collective c, long count, DataType type, Algorithm a, Protocol p, long budget,
+                             java.util.function.IntFunction<CallSimulator> fewerNodes) {
+        Choice choice = a == null ? choice(c, count, type) : choice(c, count, type, a, p);
+        long steps = steps(c, count, type, choice.algorithm(), choice.protocol());
+        if (steps <= budget) {
+            Prediction pr = a == null ? predict(c, count, type) : predict(c, count, type, a, p);
+            return new Estimate(pr.choice(), pr.micros(), "exact");
+        }
+        int n = simulator.fabric().nranks();
+        int nodes = simulator.fabric().layout().servers();
+        long bytes = ScaledPrediction.bytes(c, count, type, n);
+        String what = String.format(java.util.Locale.ROOT, "%d ranks, %d B, %s/%s: %,d steps, over the budget of %,d", n, bytes,
+                choice.algorithm().id(), choice.protocol().id(), steps, budget);
+        if (fewerNodes == null) {
+            throw new IllegalArgumentException(what + "; no smaller job stands for this one");
+        }
+        java.util.function.IntFunction<CallSimulator> probe = k -> k == nodes ? this : fewerNodes.apply(k);
+        try {
+            ScaledPrediction s = ScaledPrediction.within(probe, nodes, c, bytes, type, choice.algorithm(), choice.protocol(), budget);
+            double micros = s.micros(nodes, c, bytes, type, choice.algorithm(), choice.protocol());
+            int perNode = n / nodes;
+            return new Estimate(choice, micros, String.format(java.util.Locale.ROOT, "from exact runs on %d and %d ranks%s (%,d steps exactly)",
+                    s.smallNodes() * perNode, s.largeNodes() * perNode,
+                    ScaledPrediction.atItsStep(choice.algorithm()) ? " at its step" : ", by the tree's law", steps));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + "; " + e.getMessage(), e);
+        }
     }
 
     /** The call as the tuner (or JCCL_ALGO / JCCL_PROTO) would run it. */

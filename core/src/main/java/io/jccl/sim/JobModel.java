@@ -79,22 +79,42 @@ public final class JobModel {
      * is given or its GPUs are not the ranks of a node.
      */
     public static CallSimulator gpu(Tuner tuner, int rank) {
-        Config c = tuner.config();
         ServerLayout layout = tuner.layout();
-        String file = c.topoFile().orElseThrow(() -> JcclException.invalidArgument(rank, "JCCL_TOPO_FILE",
-                "is not set: the simulator reads the node's NVLink and NIC rates from it"));
-        ClusterFabric f;
-        try {
-            TopoSystem node = TopoSystem.fromXml(XmlElement.read(Path.of(file)));
-            f = ClusterFabric.of(node, layout.servers(), ClusterFabric.Net.parse("fat-tree:1"));
-        } catch (IllegalArgumentException e) {
-            throw JcclException.invalidArgument(rank, "JCCL_TOPO_FILE", file + ": " + e.getMessage());
-        }
+        String file = topoFile(tuner.config(), rank);
+        ClusterFabric f = cluster(file, layout.servers(), rank);
         if (!f.layout().equals(layout)) {
             throw JcclException.invalidArgument(rank, "JCCL_TOPO_FILE", file + " has " + f.layout().perServer()
                     + " GPUs a node; the ranks are laid out as " + layout + " (the simulator runs one rank per GPU)");
         }
         return CallSimulator.of(tuner, f, Calibration.bundled().costs("gpu"));
+    }
+
+    /**
+     * The CUDA engine's job of {@code tuner} on as many nodes as asked, each as JCCL_TOPO_FILE
+     * describes it, the tuner its configuration makes: the exact runs on fewer nodes that a call
+     * too large to play is predicted from ({@link CallSimulator#estimate}).
+     */
+    public static java.util.function.IntFunction<CallSimulator> gpuOnNodes(Tuner tuner, int rank) {
+        Config c = tuner.config();
+        String file = topoFile(c, rank);
+        SimCosts costs = Calibration.bundled().costs("gpu");
+        java.util.Map<Integer, CallSimulator> made = new java.util.HashMap<>();
+        return nodes -> made.computeIfAbsent(nodes, n -> CallSimulator.gpu(cluster(file, n, rank), costs, c));
+    }
+
+    private static String topoFile(Config c, int rank) {
+        return c.topoFile().orElseThrow(() -> JcclException.invalidArgument(rank, "JCCL_TOPO_FILE",
+                "is not set: the simulator reads the node's NVLink and NIC rates from it"));
+    }
+
+    /** {@code nodes} nodes of the topology {@code file} on a non-blocking fat-tree. */
+    private static ClusterFabric cluster(String file, int nodes, int rank) {
+        try {
+            TopoSystem node = TopoSystem.fromXml(XmlElement.read(Path.of(file)));
+            return ClusterFabric.of(node, nodes, ClusterFabric.Net.parse("fat-tree:1"));
+        } catch (IllegalArgumentException e) {
+            throw JcclException.invalidArgument(rank, "JCCL_TOPO_FILE", file + ": " + e.getMessage());
+        }
     }
 
     /**

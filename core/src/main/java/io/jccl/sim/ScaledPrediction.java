@@ -97,8 +97,18 @@ public final class ScaledPrediction {
             return s.steps(c, count(c, bytes, type, ranks), type.size(), a, p);
         }
         long target = (long) nodes * perNode;
-        int channels = s.choice(c, count(c, bytes, type, (int) Math.min(Integer.MAX_VALUE, target)), type, a).channels();
+        int channels = targetChannels(simulatorOf, nodes, c, bytes, type, a, p);
         return s.withChannels(channels).steps(c, count(c, probeBytes(bytes, type, ranks, target), type, ranks), type.size(), a, p);
+    }
+
+    /**
+     * The channels the target's own tuner gives the call: the probes run on them, whatever their
+     * own tuners would give a call of theirs (a communicator's tuner and the probes' may differ).
+     */
+    private static int targetChannels(IntFunction<CallSimulator> simulatorOf, int nodes, Collective c, long bytes, DataType type,
+                                      Algorithm a, Protocol p) {
+        CallSimulator target = simulatorOf.apply(nodes);
+        return target.choice(c, count(c, bytes, type, target.simulator().fabric().nranks()), type, a, p).channels();
     }
 
     /** The bytes a ring on {@code ranks} moves per step where the target's {@code bytes} on {@code target} ranks do. */
@@ -152,7 +162,7 @@ public final class ScaledPrediction {
         CallSimulator small = simulatorOf.apply(smallNodes);
         int perNode = small.simulator().fabric().nranks() / smallNodes;
         long target = (long) nodes * perNode;
-        int channels = small.choice(c, count(c, bytes, type, (int) Math.min(Integer.MAX_VALUE, target)), type, a).channels();
+        int channels = targetChannels(simulatorOf, nodes, c, bytes, type, a, p);
         if ((double) bytes / target / channels < type.size()) {
             // steps of no element are not made, so the probes' steps and the target's would differ
             throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
@@ -214,9 +224,19 @@ public final class ScaledPrediction {
     /** The call's element count for {@code bytes} of its size on {@code nranks} ranks (all-reduce: the buffer; the others: a rank's block). */
     static long count(Collective c, long bytes, DataType type, int nranks) {
         long elements = bytes / type.size();
+        return perRank(c) ? Math.max(1, elements / nranks) : elements;
+    }
+
+    /** The call's size (perf's column) for {@code count} elements on {@code nranks} ranks: {@link #count}'s inverse. */
+    static long bytes(Collective c, long count, DataType type, int nranks) {
+        return type.bytes(count) * (perRank(c) ? nranks : 1);
+    }
+
+    /** Whether a call's count is a rank's block rather than the whole buffer. */
+    private static boolean perRank(Collective c) {
         return switch (c) {
-            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, GATHER, SCATTER -> Math.max(1, elements / nranks);
-            default -> elements;
+            case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL, GATHER, SCATTER -> true;
+            default -> false;
         };
     }
 }

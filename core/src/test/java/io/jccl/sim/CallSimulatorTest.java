@@ -139,7 +139,7 @@ class CallSimulatorTest {
         long bytes = 1 << 20;
         Collective ar = Collective.ALL_REDUCE;
         // a ring's probes run on the target's channels at the target's bytes per step: 16 nodes, 128 ranks
-        int channels = sim.apply(4).choice(ar, bytes / 4, DataType.FLOAT32, Algorithm.RING).channels();
+        int channels = sim.apply(16).choice(ar, bytes / 4, DataType.FLOAT32, Algorithm.RING, Protocol.SIMPLE).channels();
         java.util.function.IntToLongFunction probe = n -> sim.apply(n).withChannels(channels)
                 .steps(ar, bytes / 4 * n / 16, DataType.FLOAT32, Algorithm.RING, Protocol.SIMPLE);
         long pair48 = probe.applyAsLong(4) + probe.applyAsLong(8);
