@@ -19,6 +19,6 @@ package io.jccl;
 public record CallEstimate(CallChoice choice, double micros, String fabric, String how) {
     @Override
     public String toString() {
-        return String.format(java.util.Locale.ROOT, "%s: %.1f us on %s%s", choice, micros, fabric, how.equals("exact") ? "" : " (" + how + ")");
+        return String.format(java.util.Locale.ROOT, "%s: %.1f us on %s%s", choice, micros, fabric, how.equals(io.jccl.sim.CallSimulator.Estimate.EXACT) ? "" : " (" + how + ")");
     }
 }

@@ -153,7 +153,7 @@ final class SimulateCommand {
     private static void emit(Row r, List<Row> rows, PrintStream out) {
         rows.add(r);
         out.println(PerfTable.row(r.row(), false));
-        if (!r.how().equals("exact")) {
+        if (!r.how().equals(CallSimulator.Estimate.EXACT)) {
             out.printf(Locale.ROOT, "#   %d ranks, %d B, %s/%s: %s%n", r.nranks(), r.row().size(), r.row().algorithm(),
                     r.row().protocol(), r.how());
         }

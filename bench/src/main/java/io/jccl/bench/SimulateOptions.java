@@ -26,7 +26,6 @@ record SimulateOptions(Collective collective, DataType type, long minBytes, long
                        int perServer, double intraMbit, double interMbit, EmulatedFabric.Nic nic, boolean gpus, Path topo,
                        double nvlinkGBps, double nicGbit, int nics, ClusterFabric.Net net, boolean all, Path plot, Path json,
                        Path calibration, Path timeline, long budget) {
-
     static final String USAGE = """
             usage: jccl simulate COLLECTIVE FABRIC [-b MIN] [-e MAX] [-f F] [-d TYPE] [--all] [--plot FILE.svg] [--json FILE]
                                  [--calibration FILE] [--timeline FILE] [--budget STEPS]

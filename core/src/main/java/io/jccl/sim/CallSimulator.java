@@ -137,9 +137,12 @@ public final class CallSimulator {
      * ({@code exact}: played step by step; else from which exact runs on fewer nodes).
      */
     public record Estimate(Choice choice, double micros, String how) {
+        /** {@link #how} of a call played step by step. */
+        public static final String EXACT = "exact";
+
         /** Whether the call was played step by step. */
         public boolean exact() {
-            return how.equals("exact");
+            return how.equals(EXACT);
         }
     }
 
@@ -157,7 +160,7 @@ public final class CallSimulator {
         long steps = steps(c, count, type, choice.algorithm(), choice.protocol());
         if (steps <= budget) {
             Prediction pr = a == null ? predict(c, count, type) : predict(c, count, type, a, p);
-            return new Estimate(pr.choice(), pr.micros(), "exact");
+            return new Estimate(pr.choice(), pr.micros(), Estimate.EXACT);
         }
         int n = simulator.fabric().nranks();
         int nodes = simulator.fabric().layout().servers();

@@ -73,10 +73,12 @@ public final class ScaledPrediction {
                 && f.net().kind() == ClusterFabric.Net.Kind.FAT_TREE && nodes >= 8 * f.net().nodesPerLeaf()) {
             least = 2 * f.net().nodesPerLeaf();
         }
+        int channels = atItsStep(a) ? targetChannels(simulatorOf, nodes, c, bytes, type, a, p) : 0;
         long spent = Long.MAX_VALUE;
         for (int large = nodes / 2; large / 2 >= least; large /= 2) {
             int small = large / 2;
-            spent = probeSteps(simulatorOf, nodes, small, c, bytes, type, a, p) + probeSteps(simulatorOf, nodes, large, c, bytes, type, a, p);
+            spent = probeSteps(simulatorOf, nodes, small, channels, c, bytes, type, a, p)
+                    + probeSteps(simulatorOf, nodes, large, channels, c, bytes, type, a, p);
             if (spent <= budget) {
                 return new ScaledPrediction(simulatorOf, small, large);
             }
@@ -87,9 +89,12 @@ public final class ScaledPrediction {
                         " (the smallest pair plays %,d)", spent)));
     }
 
-    /** The steps an exact run on {@code probe} nodes plays to predict the call on {@code nodes}. */
-    private static long probeSteps(IntFunction<CallSimulator> simulatorOf, int nodes, int probe, Collective c, long bytes,
-                                   DataType type, Algorithm a, Protocol p) {
+    /**
+     * The steps an exact run on {@code probe} nodes plays to predict the call on {@code nodes}; a
+     * ring's on the target's {@code channels}.
+     */
+    private static long probeSteps(IntFunction<CallSimulator> simulatorOf, int nodes, int probe, int channels, Collective c,
+                                   long bytes, DataType type, Algorithm a, Protocol p) {
         CallSimulator s = simulatorOf.apply(probe);
         int perNode = s.simulator().fabric().nranks() / probe;
         int ranks = probe * perNode;
@@ -97,7 +102,6 @@ public final class ScaledPrediction {
             return s.steps(c, count(c, bytes, type, ranks), type.size(), a, p);
         }
         long target = (long) nodes * perNode;
-        int channels = targetChannels(simulatorOf, nodes, c, bytes, type, a, p);
         return s.withChannels(channels).steps(c, count(c, probeBytes(bytes, type, ranks, target), type, ranks), type.size(), a, p);
     }
 
