@@ -52,8 +52,9 @@ public final class ScaledPrediction {
 
     /**
      * The prediction of {@code a}'s call on {@code nodes} nodes from the largest exact runs that
-     * {@code budget} steps pay for: on {@code n} and {@code 2n} nodes, {@code 2n} at most half of
-     * {@code nodes}, the two playing at most {@code budget} steps together (as
+     * {@code budget} steps pay for: on {@code n} and {@code 2n} nodes, {@code n} the least below
+     * times a power of two, {@code 2n} at most half of {@code nodes}, the two playing at most
+     * {@code budget} steps together (as
      * {@link CallSimulator#steps} counts them, on the channels and bytes per step
      * {@link #micros} gives them). The larger the probes, the closer their regime to the
      * target's (docs/simulator.md, Scale). Rings between nodes (the hierarchical ring, the 2D
@@ -74,19 +75,25 @@ public final class ScaledPrediction {
             least = 2 * f.net().nodesPerLeaf();
         }
         int channels = atItsStep(a) ? targetChannels(simulatorOf, nodes, c, bytes, type, a, p) : 0;
-        long spent = Long.MAX_VALUE;
-        for (int large = nodes / 2; large / 2 >= least; large /= 2) {
-            int small = large / 2;
-            spent = probeSteps(simulatorOf, nodes, small, channels, c, bytes, type, a, p)
-                    + probeSteps(simulatorOf, nodes, large, channels, c, bytes, type, a, p);
-            if (spent <= budget) {
-                return new ScaledPrediction(simulatorOf, small, large);
+        // pairs from the least up, doubling: whole leaves wherever the least is, on any node count
+        long smallest = Long.MAX_VALUE;
+        ScaledPrediction best = null;
+        for (int small = least; 4L * small <= nodes; small *= 2) {
+            long spent = probeSteps(simulatorOf, nodes, small, channels, c, bytes, type, a, p)
+                    + probeSteps(simulatorOf, nodes, 2 * small, channels, c, bytes, type, a, p);
+            smallest = Math.min(smallest, spent);
+            if (spent > budget) {
+                break;
             }
+            best = new ScaledPrediction(simulatorOf, small, 2 * small);
+        }
+        if (best != null) {
+            return best;
         }
         throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
                 "%s on %d nodes: no two exact runs on fewer nodes (at least %d, the larger at most half) fit a budget of %,d steps%s",
-                a.id(), nodes, least, budget, spent == Long.MAX_VALUE ? "" : String.format(java.util.Locale.ROOT,
-                        " (the smallest pair plays %,d)", spent)));
+                a.id(), nodes, least, budget, smallest == Long.MAX_VALUE ? "" : String.format(java.util.Locale.ROOT,
+                        " (the smallest pair plays %,d)", smallest)));
     }
 
     /**

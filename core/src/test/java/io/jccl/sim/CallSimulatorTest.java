@@ -158,6 +158,12 @@ class CallSimulatorTest {
         // 16 nodes are 8 leaves of 2: the tree's probes span 2 leaves at least, whose messages cross the spine
         assertThatThrownBy(() -> ScaledPrediction.within(sim, 16, ar, bytes, DataType.FLOAT32, Algorithm.TREE, Protocol.SIMPLE,
                 tree48 - 1)).hasMessageContaining("at least 4");
+        // on 23 nodes (11.5 leaves) the probes are still whole leaves, from the least up: 4 and 8
+        ScaledPrediction odd = ScaledPrediction.within(sim, 23, ar, bytes, DataType.FLOAT32, Algorithm.TREE, Protocol.SIMPLE,
+                Long.MAX_VALUE);
+        assertThat(List.of(odd.smallNodes(), odd.largeNodes())).containsExactly(4, 8);
+        assertThatThrownBy(() -> ScaledPrediction.within(sim, 23, ar, bytes, DataType.FLOAT32, Algorithm.TREE, Protocol.SIMPLE,
+                tree48 - 1)).hasMessageContaining(String.format(java.util.Locale.ROOT, "the smallest pair plays %,d", tree48));
         assertThatThrownBy(() -> ScaledPrediction.within(sim, 16, ar, bytes, DataType.FLOAT32, Algorithm.RING, Protocol.SIMPLE, 10))
                 .hasMessageContaining("ring on 16 nodes: no two exact runs").hasMessageContaining("fit a budget of 10 steps")
                 .hasMessageContaining("the smallest pair plays");
