@@ -5,6 +5,7 @@ import io.jccl.Collective;
 import io.jccl.Config;
 import io.jccl.DataType;
 import io.jccl.algo.Algorithm;
+import io.jccl.algo.Algorithms;
 import io.jccl.proto.Protocol;
 import io.jccl.sim.Calibration;
 import io.jccl.sim.CallSimulator;
@@ -27,8 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class SimScaleCommand {
     static final String USAGE = """
             usage: jccl simscale [--exact NODES] [--scaled NODES] [--from NODES,NODES] [--size BYTES] [--net NET]
-                                 [--algos LIST]
-              All-reduce (float, Simple) by each of --algos (default ring,tree) on NODES x 8 GPUs (400
+                                 [--algos LIST] [--collective C]
+              C (default allreduce; float, Simple) by each of --algos (default ring,tree) on NODES x 8 GPUs (400
               Gbit/s NIC per GPU, NVLink 450 GB/s, NET default fat-tree): played exactly on --exact nodes
               (default 128: 1,024 ranks), wall time and peak heap; predicted from exact runs on --from
               nodes and compared; then predicted on --scaled nodes (default 2048: 16,384 ranks) the same
@@ -37,7 +38,8 @@ final class SimScaleCommand {
               quarter and a half of --exact unless --from (probes of at least two leaves, whose messages
               cross the spine as the target's do).
               One call alone each (no back-to-back calls). Run with JDK_JAVA_OPTIONS=-Xmx4g to hold it
-              to 4 GiB. --size default 1G.""";
+              to 4 GiB. --size default 1G (perf's size column: for all-gather and reduce-scatter, a
+              rank's block times the ranks).""";
 
     private SimScaleCommand() {
     }
@@ -50,20 +52,22 @@ final class SimScaleCommand {
         List<Algorithm> algos = List.of(Algorithm.RING, Algorithm.TREE);
         long size = 1L << 30;
         ClusterFabric.Net net = ClusterFabric.Net.parse("fat-tree");
+        Collective c = Collective.ALL_REDUCE;
         while (r.hasNext()) {
             String o = r.option("");
             switch (o) {
                 case "--exact" -> exact = r.intValue(o, 8, 1 << 16);
                 case "--scaled" -> scaled = r.intValue(o, 8, 1 << 20);
                 case "--size" -> size = r.bytesValue(o);
-                case "--algos" -> {
-                    algos = r.algorithmListValue(o);
-                    for (Algorithm a : algos) {
-                        if (!ScaledPrediction.scales(a)) {
-                            throw r.error("option --algos: " + a.id() + " has no scaled prediction (ring, hierring, torus2d, tree, splittree)");
-                        }
+                case "--collective" -> {
+                    String name = r.value(o);
+                    try {
+                        c = Collective.parse(name);
+                    } catch (IllegalArgumentException e) {
+                        throw r.error("option --collective: '" + name + "' is not a collective");
                     }
                 }
+                case "--algos" -> algos = r.algorithmListValue(o);
                 case "--from" -> {
                     from = r.intListValue(o, 2, 1 << 16);
                     if (from.size() != 2 || from.get(1) < 2 * from.get(0)) {
@@ -88,7 +92,15 @@ final class SimScaleCommand {
         java.util.function.IntFunction<CallSimulator> sim = nodes -> CallSimulator.gpu(new ClusterFabric(nodes, 8, 450, 8, 400, n), gpu,
                 Config.defaults()).withCalls(1);
         HeapPeak peak = new HeapPeak();
-        out.printf(Locale.ROOT, "# jccl simscale: all-reduce of %d B, float, Simple, on nodes of 8 GPUs (%s); max heap %d MiB%n", size,
+        for (Algorithm a : algos) {
+            if (!Algorithms.supported(c).contains(a)) {
+                throw r.error("option --algos: " + a.id() + " does not run " + c.cliName());
+            }
+            if (!ScaledPrediction.scales(c, a)) {
+                throw r.error("option --algos: " + a.id() + " has no scaled prediction of " + c.cliName() + " (" + ScaledPrediction.LAWS + ")");
+            }
+        }
+        out.printf(Locale.ROOT, "# jccl simscale: %s of %d B, float, Simple, on nodes of 8 GPUs (%s); max heap %d MiB%n", c.cliName(), size,
                 new ClusterFabric(exact, 8, 450, 8, 400, net).describe(), Runtime.getRuntime().maxMemory() >> 20);
         out.println("| algorithm | ranks | how | predicted µs | wall s | peak heap MiB | steps | events |");
         out.println("|---|---|---|---|---|---|---|---|");
@@ -99,7 +111,8 @@ final class SimScaleCommand {
             int large = probes.get(1);
             peak.reset();
             long t0 = System.nanoTime();
-            CallSimulator.Prediction p = sim.apply(exact).predict(Collective.ALL_REDUCE, size / 4, DataType.FLOAT32, a, Protocol.SIMPLE);
+            long count = PerfSizes.of(c, DataType.FLOAT32, exact * 8, size).count();
+            CallSimulator.Prediction p = sim.apply(exact).predict(c, count, DataType.FLOAT32, a, Protocol.SIMPLE);
             double wall = (System.nanoTime() - t0) / 1e9;
             out.printf(Locale.ROOT, "| %s | %d | exact | %.1f | %.1f | %d | %d | %d |%n", a.id(), exact * 8, p.micros(), wall,
                     peak.mib(), p.result().steps(), p.result().events());
@@ -108,14 +121,14 @@ final class SimScaleCommand {
             String how = "from " + small * 8 + " and " + large * 8 + (ScaledPrediction.atItsStep(a) ? " at its step" : "");
             peak.reset();
             t0 = System.nanoTime();
-            double check = law.micros(exact, Collective.ALL_REDUCE, size, DataType.FLOAT32, a, Protocol.SIMPLE);
+            double check = law.micros(exact, c, size, DataType.FLOAT32, a, Protocol.SIMPLE);
             wall = (System.nanoTime() - t0) / 1e9;
             out.printf(Locale.ROOT, "| %s | %d | %s: %+.2f%% of exact | %.1f | %.1f | %d | | |%n", a.id(), exact * 8, how,
                     100 * (check - p.micros()) / p.micros(), check, wall, peak.mib());
             out.flush();
             peak.reset();
             t0 = System.nanoTime();
-            double far = law.micros(scaled, Collective.ALL_REDUCE, size, DataType.FLOAT32, a, Protocol.SIMPLE);
+            double far = law.micros(scaled, c, size, DataType.FLOAT32, a, Protocol.SIMPLE);
             wall = (System.nanoTime() - t0) / 1e9;
             out.printf(Locale.ROOT, "| %s | %d | %s | %.1f | %.1f | %d | | |%n", a.id(), scaled * 8, how, far, wall, peak.mib());
             out.flush();

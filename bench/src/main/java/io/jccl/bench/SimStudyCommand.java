@@ -152,7 +152,7 @@ final class SimStudyCommand {
             }
             return new Point(ranks, size, a, proto, choice.channels(), steps, us, String.format(Locale.ROOT, "exact, %,d steps", steps), model);
         }
-        if (!ScaledPrediction.scales(a)) {
+        if (!ScaledPrediction.scales(Collective.ALL_REDUCE, a)) {
             return new Point(ranks, size, a, proto, choice.channels(), steps, Double.NaN,
                     String.format(Locale.ROOT, "not simulated: %,d steps", steps), model);
         }

@@ -193,7 +193,7 @@ final class SimulateCommand {
         } catch (IllegalArgumentException e) {
             String why = o.timeline() != null ? "; a timeline needs every message played"
                     : !o.gpus() ? "; the emulated fabric's ranks share one machine's cores, so fewer do not stand for more" : "";
-            throw new NotSimulated(e.getMessage() + why + "; not simulated (a --budget of as many steps plays it step by step)");
+            throw new NotSimulated(e.getMessage() + why + "; not simulated (a --budget of the call's steps plays it step by step)");
         }
         Choice choice = est.choice();
         double micros = est.micros();

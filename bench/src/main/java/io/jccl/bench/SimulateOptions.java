@@ -53,8 +53,9 @@ record SimulateOptions(Collective collective, DataType type, long minBytes, long
               --timeline FILE      every message the one size's calls send, as the engine's NET timeline
                             (JCCL_DEBUG=TRACE JCCL_DEBUG_SUBSYS=NET) has them: isend, wire, arrived (needs -b = -e)
               --budget STEPS       play a call step by step up to this many steps (default 64M); past it, on
-                            --gpus and --topo, ring, hierring, torus2d, tree and splittree are predicted from
-                            exact runs on fewer nodes (a "# ... from exact runs on" line says which); the
+                            --gpus and --topo, ring, hierring, torus2d, tree, splittree and the pipeline's
+                            all-gather and reduce-scatter are predicted from exact runs on fewer nodes (a
+                            "# ... from exact runs on" line says which); the
                             others are not simulated: a "# ... not simulated" line says why under --all,
                             and the command stops (exit 2) where the tuner chose one
             example: jccl simulate allreduce --gpus 1,2,4,8x8 --net fat-tree:2 -b 8 -e 1G -f 8 --all""";

@@ -37,7 +37,23 @@ class SimScaleCommandTest {
     }
 
     @Test
+    void thePipelinesAllGatherIsCheckedAgainstItsExactRun() {
+        String out = run("--collective", "allgather", "--exact", "16", "--from", "4,8", "--scaled", "64", "--size", "4M",
+                "--algos", "pipeline");
+        assertThat(out).startsWith("# jccl simscale: allgather of 4194304 B").contains("| pipeline | 128 | exact |")
+                .contains("| pipeline | 512 | from 32 and 64 at its step |");
+        Matcher law = Pattern.compile("\\| pipeline \\| 128 \\| from 32 and 64 at its step: ([-+][0-9.]+)% of exact \\|").matcher(out);
+        assertThat(law.find()).isTrue();
+        // an all-gather's ring steps cost the same on 4 nodes as on 16 (docs/simulator.md, Scale)
+        assertThat(Math.abs(Double.parseDouble(law.group(1)))).isLessThan(2);
+    }
+
+    @Test
     void anAlgorithmWithoutAScaledPredictionAndAnExactThatCannotBeCutAreRefused() {
+        assertThatThrownBy(() -> run("--collective", "alltoall", "--algos", "pipeline"))
+                .hasMessageContaining("pipeline has no scaled prediction of alltoall");
+        assertThatThrownBy(() -> run("--collective", "allgather", "--algos", "tree")).hasMessageContaining("tree does not run allgather");
+        assertThatThrownBy(() -> run("--collective", "nosuch")).hasMessageContaining("option --collective: 'nosuch' is not a collective");
         assertThatThrownBy(() -> run("--algos", "rhd")).hasMessageContaining("rhd has no scaled prediction");
         assertThatThrownBy(() -> run("--algos", "nosuch")).hasMessageContaining("--algos");
         assertThatThrownBy(() -> run("--exact", "12")).hasMessageContaining("multiple of 8");

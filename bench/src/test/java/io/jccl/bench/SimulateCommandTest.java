@@ -2,6 +2,7 @@
 package io.jccl.bench;
 
 import io.jccl.json.JsonReader;
+import io.jccl.sim.ScaledPrediction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -152,8 +153,8 @@ class SimulateCommandTest {
         assertThat(all.status()).as(all.err()).isZero();
         assertThat(all.out()).contains("ring/Simple: from exact runs on 16 and 32 ranks at its step")
                 .contains("# 128 ranks, 2097152 B, rhd/Simple: 917,504 steps, over the budget of 716,800; "
-                        + "rhd has no scaled prediction (ring, hierring, torus2d, tree, splittree); "
-                        + "not simulated (a --budget of as many steps plays it step by step)");
+                        + "rhd has no scaled prediction of allreduce (" + ScaledPrediction.LAWS + "); "
+                        + "not simulated (a --budget of the call's steps plays it step by step)");
         assertThat(all.rows()).allSatisfy(r -> assertThat(r[PerfTable.ALGO_PROTO]).doesNotStartWith("rhd/"));
         // the tuner's own choice past the budget with no way to predict it fails the command, naming the way out
         PerfEndToEndTest.Run tight = run("simulate", "allreduce", "--gpus", "16x8", "-b", "2M", "-e", "2M", "--budget", "1K");

@@ -16,7 +16,9 @@ import java.util.function.IntFunction;
  *   of one chunk each, and a step's cost depends on its chunk, its channels and its protocol, not
  *   on N (the share of hops that leave a node is {@code 1/ranks per node} at any N). So two exact
  *   rings on the target's channels moving the target's bytes per step give the step's cost and the
- *   pipeline's fill, {@code T = x + y·(N−1)}, exact up to the fill;</li>
+ *   pipeline's fill, {@code T = x + y·(N−1)}, exact up to the fill; the hierarchical ring, the 2D
+ *   torus and the fine-grained pipeline's all-gather and reduce-scatter are rings of nodes whose
+ *   steps each move a rank's share too, and take the same law ({@link #atItsStep});</li>
  *   <li>tree and split tree ({@link #fit}): every rank moves the whole buffer through a pipeline as
  *   deep as the tree, which grows by one level each time the nodes double, so at a fixed size
  *   {@code T = a + b·log2(nodes)} through two exact runs. It holds where a level adds its fill and
@@ -32,6 +34,15 @@ import java.util.function.IntFunction;
  * }</pre>
  */
 public final class ScaledPrediction {
+    /**
+     * The fewest nodes a probe of the hierarchical ring or the pipeline's reduce-scatter has: their
+     * rings of nodes wait on the node's own traffic, which runs ahead of a short ring by up to its
+     * FIFOs' slots, so a step costs less on few nodes than on many (docs/simulator.md, Scale: from
+     * 8 and 16 nodes the reduce-scatter lands 9 % off at 128, the hierarchical ring 3.5 %; from 32
+     * and 64 both within 1 %). The pipeline's all-gather holds from 8 and 16.
+     */
+    static final int LEAST_RING_OF_NODES = 32;
+
     private final IntFunction<CallSimulator> simulatorOf;
     private final int smallNodes;
     private final int largeNodes;
@@ -57,32 +68,38 @@ public final class ScaledPrediction {
      * {@code budget} steps together (as
      * {@link CallSimulator#steps} counts them, on the channels and bytes per step
      * {@link #micros} gives them). The larger the probes, the closer their regime to the
-     * target's (docs/simulator.md, Scale). Rings between nodes (the hierarchical ring, the 2D
-     * torus) start at 4 nodes: a ring of two nodes is a pair, not a ring. A tree on a fat-tree of
-     * 8 leaves or more starts at 2 leaves, so that the probes' messages cross the spine as the
-     * target's do (from one leaf the law lands 6 % off at 1,024 ranks).
+     * target's (docs/simulator.md, Scale). The 2D torus and the pipeline's all-gather start at 4
+     * nodes (a ring of two nodes is a pair, not a ring), the hierarchical ring and the pipeline's
+     * reduce-scatter at {@link #LEAST_RING_OF_NODES}. A tree on a fat-tree of 8 leaves or more
+     * starts at 2 leaves, so that the probes' messages cross the spine as the target's do (from
+     * one leaf the law lands 6 % off at 1,024 ranks).
      *
      * @throws IllegalArgumentException where {@code a} has no law, or no two such runs fit the budget
      */
     public static ScaledPrediction within(IntFunction<CallSimulator> simulatorOf, int nodes, Collective c, long bytes,
                                           DataType type, Algorithm a, Protocol p, long budget) {
-        if (!scales(a)) {
-            throw new IllegalArgumentException(a.id() + " has no scaled prediction (ring, hierring, torus2d, tree, splittree)");
+        if (!scales(c, a)) {
+            throw new IllegalArgumentException(a.id() + " has no scaled prediction of " + c.cliName() + " (" + LAWS + ")");
         }
-        int least = a == Algorithm.HIER_RING || a == Algorithm.TORUS_2D ? 4 : 2;
+        int least = switch (a) {
+            case HIER_RING -> LEAST_RING_OF_NODES;
+            case PIPELINE -> c == Collective.REDUCE_SCATTER ? LEAST_RING_OF_NODES : 4;
+            case TORUS_2D -> 4;
+            default -> 2;
+        };
         if (!atItsStep(a) && simulatorOf.apply(nodes).simulator().fabric() instanceof ClusterFabric f
                 && f.net().kind() == ClusterFabric.Net.Kind.FAT_TREE && nodes >= 8 * f.net().nodesPerLeaf()) {
-            least = 2 * f.net().nodesPerLeaf();
+            least = Math.max(least, 2 * f.net().nodesPerLeaf());
         }
         int channels = atItsStep(a) ? targetChannels(simulatorOf, nodes, c, bytes, type, a, p) : 0;
         // pairs from the least up, doubling: whole leaves wherever the least is, on any node count
-        long smallest = Long.MAX_VALUE;
         ScaledPrediction best = null;
+        long first = -1;
         for (int small = least; 4L * small <= nodes; small *= 2) {
             long spent = probeSteps(simulatorOf, nodes, small, channels, c, bytes, type, a, p)
                     + probeSteps(simulatorOf, nodes, 2 * small, channels, c, bytes, type, a, p);
-            smallest = Math.min(smallest, spent);
             if (spent > budget) {
+                first = best == null ? spent : first;
                 break;
             }
             best = new ScaledPrediction(simulatorOf, small, 2 * small);
@@ -92,8 +109,9 @@ public final class ScaledPrediction {
         }
         throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
                 "%s on %d nodes: no two exact runs on fewer nodes (at least %d, the larger at most half) fit a budget of %,d steps%s",
-                a.id(), nodes, least, budget, smallest == Long.MAX_VALUE ? "" : String.format(java.util.Locale.ROOT,
-                        " (the smallest pair plays %,d)", smallest)));
+                a.id(), nodes, least, budget, first < 0 ? "" : String.format(java.util.Locale.ROOT,
+                        " (the smallest pair, on %d and %d nodes, plays %,d: a budget of as many steps predicts from them)",
+                        least, 2 * least, first)));
     }
 
     /**
@@ -137,18 +155,28 @@ public final class ScaledPrediction {
         return largeNodes;
     }
 
-    /** Whether {@code a}'s time follows a law this class knows. */
-    public static boolean scales(Algorithm a) {
-        return atItsStep(a) || a == Algorithm.TREE || a == Algorithm.SPLIT_TREE;
+    /** What has a law, for messages that name them. */
+    public static final String LAWS = "ring, hierring, torus2d, tree, splittree; pipeline's all-gather and reduce-scatter";
+
+    /**
+     * Whether {@code c}'s time by {@code a} follows a law this class knows. The pipeline's
+     * all-to-all does not: its ring steps go to every other node in turn, near and far on the
+     * fat-tree, so a step's cost is not the same at every node count.
+     */
+    public static boolean scales(Collective c, Algorithm a) {
+        return a == Algorithm.PIPELINE ? c == Collective.ALL_GATHER || c == Collective.REDUCE_SCATTER
+                : atItsStep(a) || a == Algorithm.TREE || a == Algorithm.SPLIT_TREE;
     }
 
     /**
      * Whether {@code a} is a ring between nodes whose steps each move one chunk of the buffer cut in
      * as many as there are ranks: the ring, the hierarchical ring (a ring of nodes, a node's ranks
-     * each carrying a slice) and the 2D torus (the same, a ring inside the node per chunk).
+     * each carrying a slice), the 2D torus (the same, a ring inside the node per chunk) and the
+     * fine-grained pipeline (a ring of nodes per local index, each step's block also crossing the
+     * node's mesh).
      */
     public static boolean atItsStep(Algorithm a) {
-        return a == Algorithm.RING || a == Algorithm.HIER_RING || a == Algorithm.TORUS_2D;
+        return a == Algorithm.RING || a == Algorithm.HIER_RING || a == Algorithm.TORUS_2D || a == Algorithm.PIPELINE;
     }
 
     /**
@@ -195,7 +223,7 @@ public final class ScaledPrediction {
 
     /** The tree's law for {@code c} of {@code bytes} by {@code a} in {@code p} through the two exact runs, for any node count. */
     public Fit fit(Collective c, long bytes, DataType type, Algorithm a, Protocol p) {
-        if (!scales(a) || atItsStep(a)) {
+        if (!scales(c, a) || atItsStep(a)) {
             throw new IllegalArgumentException(a.id() + " has no law at a fixed size" + (atItsStep(a)
                     ? "; a ring is predicted at its step (micros)" : "; simulate it exactly"));
         }
@@ -213,7 +241,7 @@ public final class ScaledPrediction {
      */
     public record Fit(Algorithm algorithm, int perNode, int nodes1, double t1, int nodes2, double t2) {
         public Fit {
-            if (!scales(algorithm) || atItsStep(algorithm) || perNode < 1 || nodes1 < 1 || nodes2 <= nodes1) {
+            if (algorithm != Algorithm.TREE && algorithm != Algorithm.SPLIT_TREE || perNode < 1 || nodes1 < 1 || nodes2 <= nodes1) {
                 throw new IllegalArgumentException("a tree's law of " + algorithm.id() + " through " + nodes1 + " and " + nodes2
                         + " nodes of " + perNode + " ranks");
             }

@@ -163,15 +163,50 @@ class CallSimulatorTest {
                 Long.MAX_VALUE);
         assertThat(List.of(odd.smallNodes(), odd.largeNodes())).containsExactly(4, 8);
         assertThatThrownBy(() -> ScaledPrediction.within(sim, 23, ar, bytes, DataType.FLOAT32, Algorithm.TREE, Protocol.SIMPLE,
-                tree48 - 1)).hasMessageContaining(String.format(java.util.Locale.ROOT, "the smallest pair plays %,d", tree48));
+                tree48 - 1)).hasMessageContaining(String.format(java.util.Locale.ROOT, "the smallest pair, on 4 and 8 nodes, plays %,d: a budget", tree48));
         assertThatThrownBy(() -> ScaledPrediction.within(sim, 16, ar, bytes, DataType.FLOAT32, Algorithm.RING, Protocol.SIMPLE, 10))
                 .hasMessageContaining("ring on 16 nodes: no two exact runs").hasMessageContaining("fit a budget of 10 steps")
-                .hasMessageContaining("the smallest pair plays");
-        // a ring of nodes starts at 4 nodes: on 8 there is no pair below half
-        assertThatThrownBy(() -> ScaledPrediction.within(sim, 8, ar, bytes, DataType.FLOAT32, Algorithm.HIER_RING, Protocol.SIMPLE,
-                Long.MAX_VALUE)).hasMessageContaining("hierring on 8 nodes").hasMessageContaining("at least 4");
+                .hasMessageContaining("the smallest pair, on 2 and 4 nodes, plays");
+        // the torus's ring of nodes starts at 4 nodes: on 8 there is no pair below half; the hierarchical ring's at 32
+        assertThatThrownBy(() -> ScaledPrediction.within(sim, 8, ar, bytes, DataType.FLOAT32, Algorithm.TORUS_2D, Protocol.SIMPLE,
+                Long.MAX_VALUE)).hasMessageContaining("torus2d on 8 nodes").hasMessageContaining("at least 4");
+        assertThatThrownBy(() -> ScaledPrediction.within(sim, 64, ar, bytes, DataType.FLOAT32, Algorithm.HIER_RING, Protocol.SIMPLE,
+                Long.MAX_VALUE)).hasMessageContaining("hierring on 64 nodes").hasMessageContaining("at least 32");
         assertThatThrownBy(() -> ScaledPrediction.within(sim, 16, ar, bytes, DataType.FLOAT32, Algorithm.RHD, Protocol.SIMPLE,
                 Long.MAX_VALUE)).hasMessageContaining("rhd has no scaled prediction");
+    }
+
+    @Test
+    void thePipelinesAllGatherAndReduceScatterArePredictedAtTheirStep() {
+        java.util.function.IntFunction<CallSimulator> sim = n -> CallSimulator.gpu(new ClusterFabric(n, 8, 450, 8, 400,
+                ClusterFabric.Net.parse("fat-tree:1:2")), Calibration.bundled().costs("gpu"), Config.defaults()).withCalls(1);
+        long bytes = 64L << 20;
+        for (Protocol p : new Protocol[] {Protocol.SIMPLE, Protocol.LL128}) {
+            // all-gather: each ring step costs the same on 8 nodes as on 32
+            double exact = sim.apply(32).predict(Collective.ALL_GATHER, bytes / 4 / 256, DataType.FLOAT32, Algorithm.PIPELINE, p)
+                    .micros();
+            assertThat(new ScaledPrediction(sim, 8, 16).micros(32, Collective.ALL_GATHER, bytes, DataType.FLOAT32, Algorithm.PIPELINE, p))
+                    .as(p.id()).isCloseTo(exact, within(0.02 * exact));
+            // reduce-scatter: the node's sends run ahead of a short ring, so the law holds only from larger probes
+            double rs = sim.apply(32).predict(Collective.REDUCE_SCATTER, bytes / 4 / 256, DataType.FLOAT32, Algorithm.PIPELINE, p)
+                    .micros();
+            double near = new ScaledPrediction(sim, 8, 16).micros(32, Collective.REDUCE_SCATTER, bytes, DataType.FLOAT32,
+                    Algorithm.PIPELINE, p);
+            double far = new ScaledPrediction(sim, 4, 8).micros(32, Collective.REDUCE_SCATTER, bytes, DataType.FLOAT32,
+                    Algorithm.PIPELINE, p);
+            assertThat(Math.abs(near - rs)).as(p.id()).isLessThan(0.06 * rs).isLessThan(Math.abs(far - rs) / 4);
+        }
+        // so the reduce-scatter's probes start at 32 nodes, the all-gather's at 4
+        ScaledPrediction s = ScaledPrediction.within(sim, 128, Collective.REDUCE_SCATTER, bytes, DataType.FLOAT32,
+                Algorithm.PIPELINE, Protocol.SIMPLE, Long.MAX_VALUE);
+        assertThat(List.of(s.smallNodes(), s.largeNodes())).containsExactly(ScaledPrediction.LEAST_RING_OF_NODES, 64);
+        assertThatThrownBy(() -> ScaledPrediction.within(sim, 64, Collective.REDUCE_SCATTER, bytes, DataType.FLOAT32,
+                Algorithm.PIPELINE, Protocol.SIMPLE, Long.MAX_VALUE)).hasMessageContaining("at least 32");
+        ScaledPrediction g = ScaledPrediction.within(sim, 16, Collective.ALL_GATHER, bytes, DataType.FLOAT32,
+                Algorithm.PIPELINE, Protocol.SIMPLE, Long.MAX_VALUE);
+        assertThat(List.of(g.smallNodes(), g.largeNodes())).containsExactly(4, 8);
+        assertThatThrownBy(() -> ScaledPrediction.within(sim, 128, Collective.ALL_TO_ALL, bytes, DataType.FLOAT32,
+                Algorithm.PIPELINE, Protocol.SIMPLE, Long.MAX_VALUE)).hasMessageContaining("pipeline has no scaled prediction of alltoall");
     }
 
     @Test
@@ -179,8 +214,10 @@ class CallSimulatorTest {
         // tree: T = 50 + 7·log2(nodes)
         assertThat(new ScaledPrediction.Fit(Algorithm.TREE, 8, 4, 50 + 7 * 2, 8, 50 + 7 * 3).at(2048)).isCloseTo(50 + 7 * 11, within(1e-9));
         assertThatThrownBy(() -> new ScaledPrediction(n -> null, 4, 6)).hasMessageContaining("at least twice");
-        assertThat(ScaledPrediction.scales(Algorithm.HIER_RING)).isTrue();
-        assertThat(ScaledPrediction.scales(Algorithm.PAT)).isFalse();
+        assertThat(ScaledPrediction.scales(Collective.ALL_REDUCE, Algorithm.HIER_RING)).isTrue();
+        assertThat(ScaledPrediction.scales(Collective.ALL_GATHER, Algorithm.PAT)).isFalse();
+        assertThat(ScaledPrediction.scales(Collective.REDUCE_SCATTER, Algorithm.PIPELINE)).isTrue();
+        assertThat(ScaledPrediction.scales(Collective.ALL_TO_ALL, Algorithm.PIPELINE)).isFalse();
         assertThatThrownBy(() -> new ScaledPrediction.Fit(Algorithm.RHD, 8, 4, 1, 8, 2)).hasMessageContaining("rhd");
         assertThatThrownBy(() -> new ScaledPrediction.Fit(Algorithm.TREE, 8, 8, 1, 8, 2)).hasMessageContaining("through 8 and 8");
         assertThatThrownBy(() -> new ScaledPrediction.Fit(Algorithm.RING, 8, 4, 1, 8, 2)).hasMessageContaining("ring");
