@@ -283,6 +283,12 @@ class JcclExamplesTest {
             assertThat(comms[3].estimate(Collective.ALL_REDUCE, 1 << 20, DataType.FLOAT32)).isEqualTo(e);
             assertThat(comm.estimate(Collective.ALL_REDUCE, 1 << 22, DataType.FLOAT32).micros()).isGreaterThan(e.micros());
             assertThat(comm.estimate(Collective.ALL_GATHER, 0, DataType.FLOAT32).micros()).isNotNegative();
+            // past the simulator's step budget a host job (whose ranks on fewer servers stand for nothing) is priced by the tuner's model
+            CallEstimate huge = comm.estimate(Collective.ALL_REDUCE, 1L << 40, DataType.FLOAT32);
+            assertThat(huge.how()).startsWith("the tuner's model: ").contains("over the budget of 67,108,864")
+                    .contains("no smaller job stands for this one");
+            assertThat(huge.choice()).isEqualTo(comm.choiceFor(Collective.ALL_REDUCE, 1L << 40, DataType.FLOAT32));
+            assertThat(huge.micros()).isFinite().isGreaterThan(1000 * comm.estimate(Collective.ALL_REDUCE, 1 << 22, DataType.FLOAT32).micros());
             assertThatThrownBy(() -> comm.estimate(Collective.SEND_RECV, 16, DataType.FLOAT32))
                     .isInstanceOf(JcclException.class).hasMessageContaining("collective");
             assertThatThrownBy(() -> comm.estimate(Collective.ALL_REDUCE, -1, DataType.FLOAT32))
