@@ -14,7 +14,8 @@ import java.util.function.IntFunction;
  * <ul>
  *   <li>ring ({@link #micros}): every rank makes {@code 2(N−1)} (all-reduce) or {@code N−1} steps
  *   of one chunk each, and a step's cost depends on its chunk, its channels and its protocol, not
- *   on N (the share of hops that leave a node is {@code 1/ranks per node} at any N). So two exact
+ *   on N (the share of hops that leave a node is {@code 1/ranks per node} at any N; broadcast and
+ *   reduce pipeline the buffer's chunks along the ring, {@code chunks + N − 2} steps). So two exact
  *   rings on the target's channels moving the target's bytes per step give the step's cost and the
  *   pipeline's fill, {@code T = x + y·(N−1)}, exact up to the fill; the hierarchical ring, the 2D
  *   torus and the fine-grained pipeline's all-gather and reduce-scatter are rings of nodes whose
@@ -127,7 +128,7 @@ public final class ScaledPrediction {
             return s.steps(c, count(c, bytes, type, ranks), type.size(), a, p);
         }
         long target = (long) nodes * perNode;
-        return s.withChannels(channels).steps(c, count(c, probeBytes(bytes, type, ranks, target), type, ranks), type.size(), a, p);
+        return s.withChannels(channels).steps(c, count(c, probeBytes(c, bytes, type, ranks, target), type, ranks), type.size(), a, p);
     }
 
     /**
@@ -140,9 +141,20 @@ public final class ScaledPrediction {
         return target.choice(c, count(c, bytes, type, target.simulator().fabric().nranks()), type, a, p).channels();
     }
 
-    /** The bytes a ring on {@code ranks} moves per step where the target's {@code bytes} on {@code target} ranks do. */
-    private static long probeBytes(long bytes, DataType type, long ranks, long target) {
-        return Math.max(type.size(), (long) (bytes * ((double) ranks / target)));
+    /**
+     * The bytes a ring on {@code ranks} moves per step where the target's {@code bytes} on
+     * {@code target} ranks do: the call's bytes scaled by the ranks, where a step moves the buffer
+     * cut in as many chunks as there are ranks; the call's own for broadcast and reduce, whose
+     * ring pipelines the buffer's chunks whatever the ranks, so that at a fixed size it makes
+     * {@code chunks + N − 2} steps of the same chunk, the same line in N.
+     */
+    private static long probeBytes(Collective c, long bytes, DataType type, long ranks, long target) {
+        return chunked(c) ? bytes : Math.max(type.size(), (long) (bytes * ((double) ranks / target)));
+    }
+
+    /** Whether {@code c}'s ring pipelines the buffer's chunks rather than cutting it by the ranks. */
+    private static boolean chunked(Collective c) {
+        return c == Collective.BROADCAST || c == Collective.REDUCE;
     }
 
     /** Nodes of the smaller exact run. */
@@ -202,7 +214,7 @@ public final class ScaledPrediction {
         int perNode = small.simulator().fabric().nranks() / smallNodes;
         long target = (long) nodes * perNode;
         int channels = targetChannels(simulatorOf, nodes, c, bytes, type, a, p);
-        if ((double) bytes / target / channels < type.size()) {
+        if ((chunked(c) ? bytes : (double) bytes / target) / channels < type.size()) {
             // steps of no element are not made, so the probes' steps and the target's would differ
             throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
                     "%s of %d B on %d ranks and %d channels moves under one element a step; simulate it exactly", a.id(), bytes,
@@ -212,7 +224,7 @@ public final class ScaledPrediction {
         int[] sizes = {smallNodes, largeNodes};
         for (int i = 0; i < 2; i++) {
             long ranks = (long) sizes[i] * perNode;
-            long probe = probeBytes(bytes, type, ranks, target);
+            long probe = probeBytes(c, bytes, type, ranks, target);
             CallSimulator s = (i == 0 ? small : simulatorOf.apply(sizes[i])).withChannels(channels);
             t[i] = s.predict(c, count(c, probe, type, (int) ranks), type, a, p).micros();
         }
