@@ -36,9 +36,9 @@ import java.util.function.IntFunction;
  */
 public final class ScaledPrediction {
     /**
-     * The fewest nodes a probe of the hierarchical ring or the pipeline's reduce-scatter has: their
-     * rings of nodes wait on the node's own traffic, which runs ahead of a short ring by up to its
-     * FIFOs' slots, so a step costs less on few nodes than on many (docs/simulator.md, Scale: from
+     * The fewest nodes a probe of the hierarchical ring or the pipeline's reduce-scatter has: a
+     * step of theirs costs less on few nodes than on many (likely because the node's own traffic
+     * runs ahead of a short ring of nodes by up to its FIFOs' slots; docs/simulator.md, Scale: from
      * 8 and 16 nodes the reduce-scatter lands 9 % off at 128, the hierarchical ring 3.5 %; from 32
      * and 64 both within 1 %). The pipeline's all-gather holds from 8 and 16.
      */
