@@ -44,6 +44,9 @@ public final class ScaledPrediction {
      */
     static final int LEAST_RING_OF_NODES = 32;
 
+    /** What has a law ({@link #scales}), for messages that name them. */
+    public static final String LAWS = "ring, hierring, torus2d, tree, splittree; pipeline's all-gather and reduce-scatter";
+
     private final IntFunction<CallSimulator> simulatorOf;
     private final int smallNodes;
     private final int largeNodes;
@@ -80,7 +83,7 @@ public final class ScaledPrediction {
     public static ScaledPrediction within(IntFunction<CallSimulator> simulatorOf, int nodes, Collective c, long bytes,
                                           DataType type, Algorithm a, Protocol p, long budget) {
         if (!scales(c, a)) {
-            throw new IllegalArgumentException(a.id() + " has no scaled prediction of " + c.cliName() + " (" + LAWS + ")");
+            throw noLaw(c, a);
         }
         int least = switch (a) {
             case HIER_RING -> LEAST_RING_OF_NODES;
@@ -100,7 +103,7 @@ public final class ScaledPrediction {
             long spent = probeSteps(simulatorOf, nodes, small, channels, c, bytes, type, a, p)
                     + probeSteps(simulatorOf, nodes, 2 * small, channels, c, bytes, type, a, p);
             if (spent > budget) {
-                first = best == null ? spent : first;
+                first = spent;
                 break;
             }
             best = new ScaledPrediction(simulatorOf, small, 2 * small);
@@ -152,6 +155,10 @@ public final class ScaledPrediction {
         return chunked(c) ? bytes : Math.max(type.size(), (long) (bytes * ((double) ranks / target)));
     }
 
+    private static IllegalArgumentException noLaw(Collective c, Algorithm a) {
+        return new IllegalArgumentException(a.id() + " has no scaled prediction of " + c.cliName() + " (" + LAWS + ")");
+    }
+
     /** Whether {@code c}'s ring pipelines the buffer's chunks rather than cutting it by the ranks. */
     private static boolean chunked(Collective c) {
         return c == Collective.BROADCAST || c == Collective.REDUCE;
@@ -166,9 +173,6 @@ public final class ScaledPrediction {
     public int largeNodes() {
         return largeNodes;
     }
-
-    /** What has a law, for messages that name them. */
-    public static final String LAWS = "ring, hierring, torus2d, tree, splittree; pipeline's all-gather and reduce-scatter";
 
     /**
      * Whether {@code c}'s time by {@code a} follows a law this class knows. The pipeline's
@@ -196,6 +200,9 @@ public final class ScaledPrediction {
      * {@code a} in {@code p} on {@code nodes} nodes.
      */
     public double micros(int nodes, Collective c, long bytes, DataType type, Algorithm a, Protocol p) {
+        if (!scales(c, a)) {
+            throw noLaw(c, a);
+        }
         return atItsStep(a) ? ringAtItsStep(nodes, c, bytes, type, a, p) : fit(c, bytes, type, a, p).at(nodes);
     }
 

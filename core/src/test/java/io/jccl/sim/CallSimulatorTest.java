@@ -225,6 +225,8 @@ class CallSimulatorTest {
         assertThat(List.of(g.smallNodes(), g.largeNodes())).containsExactly(4, 8);
         assertThatThrownBy(() -> ScaledPrediction.within(sim, 128, Collective.ALL_TO_ALL, bytes, DataType.FLOAT32,
                 Algorithm.PIPELINE, Protocol.SIMPLE, Long.MAX_VALUE)).hasMessageContaining("pipeline has no scaled prediction of alltoall");
+        assertThatThrownBy(() -> new ScaledPrediction(sim, 4, 8).micros(32, Collective.ALL_TO_ALL, bytes, DataType.FLOAT32,
+                Algorithm.PIPELINE, Protocol.SIMPLE)).hasMessageContaining("pipeline has no scaled prediction of alltoall");
     }
 
     @Test
