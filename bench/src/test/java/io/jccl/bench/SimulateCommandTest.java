@@ -123,41 +123,42 @@ class SimulateCommandTest {
         assertThat(r.out()).contains("32 ranks on 4 nodes x 8 GPUs").contains("8 NICs");
         assertThat(r.rows()).hasSize(1);
     }
+
     @Test
     void pastTheBudgetAGpuClusterIsPredictedFromExactRunsOnFewerNodesAndSaysSo(@TempDir Path dir) throws Exception {
-        PerfEndToEndTest.Run exact = run("simulate", "allreduce", "--gpus", "16x8", "-b", "2M", "-e", "2M");
+        PerfEndToEndTest.Run exact = run("simulate", "allreduce", "--gpus", "32x8", "-b", "2M", "-e", "2M");
         assertThat(exact.status()).as(exact.err()).isZero();
         assertThat(exact.out()).doesNotContain("from exact runs");
         Path json = dir.resolve("sim.json");
-        // the tuner's tree plays 131,072 steps here; 100 K pays for the probes on 4 and 8 nodes
-        PerfEndToEndTest.Run scaled = run("simulate", "allreduce", "--gpus", "16x8", "-b", "2M", "-e", "2M", "--budget", "100K",
+        // the tuner's tree plays 131,072 steps here; 100 K pays for the probes on 8 and 16 nodes
+        PerfEndToEndTest.Run scaled = run("simulate", "allreduce", "--gpus", "32x8", "-b", "2M", "-e", "2M", "--budget", "100K",
                 "--json", json.toString());
         assertThat(scaled.status()).as(scaled.err()).isZero();
         assertThat(scaled.rows()).hasSize(1);
         assertThat(scaled.rows().getFirst()[PerfTable.ALGO_PROTO]).isEqualTo(exact.rows().getFirst()[PerfTable.ALGO_PROTO])
                 .startsWith("tree/");
-        assertThat(scaled.out()).contains("#   128 ranks, 2097152 B, tree/LL: from exact runs on 32 and 64 ranks, by the tree's law");
+        assertThat(scaled.out()).contains("#   256 ranks, 2097152 B, tree/LL128: from exact runs on 64 and 128 ranks, by the tree's law");
         double e = Double.parseDouble(exact.rows().getFirst()[PerfTable.TIME]);
         double p = Double.parseDouble(scaled.rows().getFirst()[PerfTable.TIME]);
         // the probes sit on one leaf, as the target does; the law carries them one doubling
         assertThat(p).isCloseTo(e, org.assertj.core.api.Assertions.within(0.05 * e)).isNotEqualTo(e);
         List<?> rows = (List<?>) JsonReader.object(Files.readString(json)).get("rows");
-        assertThat(((Map<?, ?>) rows.getFirst()).get("how").toString()).startsWith("from exact runs on 32 and 64 ranks");
+        assertThat(((Map<?, ?>) rows.getFirst()).get("how").toString()).startsWith("from exact runs on 64 and 128 ranks");
     }
 
     @Test
     void pastTheBudgetWhatHasNoScaledMethodIsNotSimulatedAndSaysWhy() {
         // --all: the rings are predicted at their step, algorithms with no law get a line saying why instead of a row
-        // (700 K: the ring's probes on 2 and 4 nodes play 643,072 steps, rhd on 16 nodes 917,504)
-        PerfEndToEndTest.Run all = run("simulate", "allreduce", "--gpus", "16x8", "-b", "2M", "-e", "2M", "--budget", "700K", "--all");
+        // (700 K: the ring's probes on 2 and 4 nodes play 643,072 steps, rhd on 32 nodes 2,097,152)
+        PerfEndToEndTest.Run all = run("simulate", "allreduce", "--gpus", "32x8", "-b", "2M", "-e", "2M", "--budget", "700K", "--all");
         assertThat(all.status()).as(all.err()).isZero();
         assertThat(all.out()).contains("ring/Simple: from exact runs on 16 and 32 ranks at its step")
-                .contains("# 128 ranks, 2097152 B, rhd/Simple: 917,504 steps, over the budget of 716,800; "
+                .contains("# 256 ranks, 2097152 B, rhd/Simple: 2,097,152 steps, over the budget of 716,800; "
                         + "rhd has no scaled prediction of allreduce (" + ScaledPrediction.LAWS + "); "
                         + "not simulated (a --budget of the call's steps plays it step by step)");
         assertThat(all.rows()).allSatisfy(r -> assertThat(r[PerfTable.ALGO_PROTO]).doesNotStartWith("rhd/"));
         // the tuner's own choice past the budget with no way to predict it fails the command, naming the way out
-        PerfEndToEndTest.Run tight = run("simulate", "allreduce", "--gpus", "16x8", "-b", "2M", "-e", "2M", "--budget", "1K");
+        PerfEndToEndTest.Run tight = run("simulate", "allreduce", "--gpus", "32x8", "-b", "2M", "-e", "2M", "--budget", "1K");
         assertThat(tight.status()).isEqualTo(2);
         assertThat(tight.err()).contains("over the budget of 1,024;").contains("fit a budget of 1,024 steps");
         // the emulated fabric's ranks share one machine's cores: fewer ranks do not stand for more

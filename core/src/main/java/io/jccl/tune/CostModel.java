@@ -35,10 +35,33 @@ import io.jccl.proto.Protocol;
  *                     already covers it (shared memory, a GPU's FIFOs). A level described as a
  *                     network link ({@link #withInterServer}, {@link #withIntraServer}) costs
  *                     {@link #SOCKET_MESSAGE_CPU}: the host engine's socket transport.
+ * @param share        the share of the bus bandwidth above an algorithm gets in a protocol
+ *                     ({@link Share#WHOLE} but in NCCL's model, whose tree and PAT get less)
  */
 public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][] interHopLatency,
                         double[] parkedHopLatency, double[] channelBw, double[] maxBusBw, double[] interBusBw,
-                        double reduceBw, double[] messageCpu) {
+                        double reduceBw, double[] messageCpu, Share share) {
+
+    /**
+     * The share of its bus bandwidth an algorithm gets in a protocol, beyond the protocol's own
+     * share of the channels and links ({@link #channelBw}, {@link #maxBusBw}, {@link #interBusBw}).
+     */
+    @FunctionalInterface
+    public interface Share {
+        /** Every algorithm its whole bandwidth. */
+        Share WHOLE = (c, a, p, nNodes) -> 1.0;
+
+        /** The share for {@code c} by {@code a} in {@code p} over {@code nNodes} nodes, in (0, 1]. */
+        double of(Collective c, Algorithm a, Protocol p, int nNodes);
+    }
+
+    /** Every algorithm its whole bandwidth. */
+    public CostModel(double[][] baseLatency, double[][] hopLatency, double[][] interHopLatency,
+                     double[] parkedHopLatency, double[] channelBw, double[] maxBusBw, double[] interBusBw,
+                     double reduceBw, double[] messageCpu) {
+        this(baseLatency, hopLatency, interHopLatency, parkedHopLatency, channelBw, maxBusBw, interBusBw, reduceBw, messageCpu,
+                Share.WHOLE);
+    }
 
     /** No per-message cost beyond the hop latency. */
     public CostModel(double[][] baseLatency, double[][] hopLatency, double[][] interHopLatency,
@@ -187,7 +210,7 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
         }
         // Pipelined tiles hide each other's hop latency, unless every hop is a hand-over; those
         // wait longer the more threads share each core (intraHop).
-        return latency + bytes / (busBw * ratio);
+        return latency + bytes / (busBw * share.of(c, a, p, shape.nNodes()) * ratio);
     }
 
     /**
@@ -198,7 +221,7 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
     public CostModel withInterServer(double gbPerSecond, double latencyMicros) {
         double[] inter = Double.isNaN(gbPerSecond) ? interBusBw : linkCaps(gbPerSecond);
         return new CostModel(baseLatency, hopLatency, everyEntry(interHopLatency, latencyMicros), parkedHopLatency, channelBw,
-                maxBusBw, inter, reduceBw, socketLevel(INTER, gbPerSecond, latencyMicros));
+                maxBusBw, inter, reduceBw, socketLevel(INTER, gbPerSecond, latencyMicros), share);
     }
 
     /**
@@ -210,7 +233,7 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
     public CostModel withIntraServer(double gbPerSecond, double latencyMicros) {
         double[] max = Double.isNaN(gbPerSecond) ? maxBusBw : linkCaps(gbPerSecond);
         return new CostModel(baseLatency, everyEntry(hopLatency, latencyMicros), interHopLatency, parkedHopLatency, channelBw,
-                max, interBusBw, reduceBw, socketLevel(INTRA, gbPerSecond, latencyMicros));
+                max, interBusBw, reduceBw, socketLevel(INTRA, gbPerSecond, latencyMicros), share);
     }
 
     /** {@link #messageCpu} with {@code level} a socket where its link is described (either value not NaN). */
@@ -287,8 +310,9 @@ public record CostModel(double[][] baseLatency, double[][] hopLatency, double[][
             return baseLatency[ri][pi];
         }
         double intra = intraHop(ri, pi, threadsPerCore, tiles);
-        double bwIntra = Math.min(maxBusBw[pi], channels * channelBw[pi]) * 1000.0;
-        double bwInter = Math.min(interBusBw[pi], channels * channelBw[pi]) * 1000.0;
+        double of = share.of(c, a, p, cost.layout().servers());
+        double bwIntra = Math.min(maxBusBw[pi], channels * channelBw[pi]) * 1000.0 * of;
+        double bwInter = Math.min(interBusBw[pi], channels * channelBw[pi]) * 1000.0 * of;
         return baseLatency[ri][pi] + cost.time(c, a, bytes, intra, interHopLatency[ri][pi], bwIntra, bwInter)
                 + cost.extraReduced(c, a) * bytes / (reduceBw * 1000.0);
     }

@@ -58,6 +58,11 @@ public final class ScheduleCost {
         this.layout = layout;
     }
 
+    /** The ranks' layout on servers whose schedules this prices. */
+    public ServerLayout layout() {
+        return layout;
+    }
+
     /**
      * Predicted µs of {@code bytes} (as {@link CallSize} counts) of {@code c} by {@code a}: hops
      * cost {@code alphaIntra} / {@code alphaInter} µs, levels move {@code bwIntra} / {@code bwInter}
