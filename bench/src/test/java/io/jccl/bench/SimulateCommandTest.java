@@ -125,6 +125,26 @@ class SimulateCommandTest {
     }
 
     @Test
+    void aFileOfPciClassesAloneIsRefusedSayingWhatItLacks(@TempDir Path dir) throws Exception {
+        // as hand-written files for NCCL_TOPO_FILE are: GPUs and NICs by PCI class, for NCCL to probe
+        Path xml = dir.resolve("bare.xml");
+        Files.writeString(xml, """
+                <system version="1">
+                  <cpu numaid="0" affinity="0000ffff" arch="x86_64" vendor="GenuineIntel" familyid="6" modelid="85">
+                    <pci busid="ffff:ff:01.0" class="0x060400" link_speed="8 GT/s" link_width="16">
+                      <pci busid="0000:11:00.0" class="0x030200" link_speed="8 GT/s" link_width="16"/>
+                      <pci busid="0000:13:00.0" class="0x020000" link_speed="8 GT/s" link_width="16"/>
+                    </pci>
+                  </cpu>
+                </system>
+                """);
+        PerfEndToEndTest.Run r = run("simulate", "allreduce", "--topo", xml.toString(), "--nodes", "2", "-b", "1M", "-e", "1M");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).contains("the topology has 0 GPUs and 0 network ports").contains("<gpu> or <nic><net> element")
+                .contains("NCCL_TOPO_DUMP_FILE");
+    }
+
+    @Test
     void pastTheBudgetAGpuClusterIsPredictedFromExactRunsOnFewerNodesAndSaysSo(@TempDir Path dir) throws Exception {
         PerfEndToEndTest.Run exact = run("simulate", "allreduce", "--gpus", "32x8", "-b", "2M", "-e", "2M");
         assertThat(exact.status()).as(exact.err()).isZero();

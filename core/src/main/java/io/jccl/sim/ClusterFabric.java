@@ -121,8 +121,12 @@ public final class ClusterFabric extends SimFabric {
         java.util.List<io.jccl.topo.TopoNode> gpuNodes = node.nodes(io.jccl.topo.NodeType.GPU);
         java.util.List<io.jccl.topo.TopoNode> ports = node.nodes(io.jccl.topo.NodeType.NET);
         if (gpuNodes.isEmpty() || (nodes > 1 && ports.isEmpty())) {
+            // Hand-written files (a cloud's, for NCCL_TOPO_FILE) often list devices by PCI class
+            // alone and leave their details to NCCL's probe of the machine; there is none here.
             throw new IllegalArgumentException("the topology has " + gpuNodes.size() + " GPUs and " + ports.size()
-                    + " network ports; a node needs a GPU, and a network port where there are several nodes");
+                    + " network ports; a node needs a GPU, and a network port where there are several nodes: each a"
+                    + " <gpu> or <nic><net> element inside its <pci>, as NCCL_TOPO_DUMP_FILE writes them (a <pci> of a"
+                    + " GPU's or NIC's class alone leaves them to NCCL's probe of the machine, which a simulation has not)");
         }
         double intra = Double.POSITIVE_INFINITY;
         if (gpuNodes.size() > 1) {
@@ -199,7 +203,7 @@ public final class ClusterFabric extends SimFabric {
 
     @Override
     public String describe() {
-        return String.format(Locale.ROOT, "%d nodes x %d GPUs (NVLink %.0f GB/s per GPU), %d NICs of %.0f Gbit/s per node, %s",
+        return String.format(Locale.ROOT, "%d nodes x %d GPUs (%.0f GB/s per GPU inside a node), %d NICs of %.0f Gbit/s per node, %s",
                 layout.servers(), gpus, nvlinkGBps, nics, nicGbit, net);
     }
 }
