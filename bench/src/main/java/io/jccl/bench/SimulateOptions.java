@@ -32,7 +32,8 @@ record SimulateOptions(Collective collective, DataType type, long minBytes, long
               Predicts the calls jccl perf would time, by playing the plans the engine would run step by
               step on a modelled fabric (io.jccl.sim; docs/simulator.md): the same table as jccl perf, with
               the predicted time, algbw and busbw (#wrong is N/A), one row per size for the algorithm and
-              protocol the tuner would choose or JCCL_ALGO / JCCL_PROTO force.
+              protocol the tuner would choose or JCCL_ALGO / JCCL_PROTO force (JCCL_TUNER_SIM=1: the tuner
+              prices its candidates by playing them here, where each fits 400,000 steps).
             FABRIC, one of:
               --fabric SxR --intra MBIT --inter MBIT [--nic rail|shared]
                             the emulated fabric of jccl fabric (host engine over sockets, shared memory off)

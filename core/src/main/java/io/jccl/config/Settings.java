@@ -80,7 +80,7 @@ public final class Settings {
                     + "(CSV); rank 0's contents travel to every rank at init");
     public static final Setting<Boolean> TUNER_SIM = flag("JCCL_TUNER_SIM").shared().doc("`1`: where no tuning file decides, "
             + "the tuner prices each candidate algorithm and protocol by simulating its plan on the job's links (`JCCL_INTER_BW`, "
-            + "`JCCL_INTRA_BW`; on GPUs the node of `JCCL_TOPO_FILE`) instead of by its model, once per call shape; the model "
+            + "`JCCL_INTRA_BW`; on GPUs the node of `JCCL_TOPO_FILE`; in `jccl simulate` the fabric simulated) instead of by its model, once per call shape; the model "
             + "still prices shapes too large to simulate quickly. Over sockets on the host engine its choice can be slower than the model's: 1.33x at 16 MiB on the 2x4 emulated fabric (simulator.md)");
     public static final Setting<Boolean> P2P_DISABLE = flag("JCCL_P2P_DISABLE").shared().doc("`1`: ranks of one process "
             + "talk through shared memory (else sockets) instead of in-process FIFOs; on the CUDA engine, processes of one "

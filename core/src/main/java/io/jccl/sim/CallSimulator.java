@@ -98,9 +98,19 @@ public final class CallSimulator {
         return new CallSimulator(simulator, tuner.withChannels(channels, channels), calls);
     }
 
-    /** The host engine's calls (ranks as processes over sockets) on {@code fabric}. */
+    /**
+     * The host engine's calls (ranks as processes over sockets) on {@code fabric}; with
+     * JCCL_TUNER_SIM its tuner prices candidates by playing them here, as the engine's does.
+     */
     public static CallSimulator host(SimFabric fabric, SimCosts costs, Config config) {
-        return of(hostTuner(fabric.layout(), config, costs.sharedCores() > 0 ? costs.sharedCores() : fabric.nranks()), fabric, costs);
+        return priced(of(hostTuner(fabric.layout(), config, costs.sharedCores() > 0 ? costs.sharedCores() : fabric.nranks()),
+                fabric, costs));
+    }
+
+    /** {@code sim} whose tuner prices its candidates by {@code sim}'s plays where JCCL_TUNER_SIM is set. */
+    private static CallSimulator priced(CallSimulator sim) {
+        Tuner t = JobModel.priced(sim.tuner, (tuner, rank) -> sim);
+        return t == sim.tuner ? sim : new CallSimulator(sim.simulator, t, sim.calls);
     }
 
     /**
@@ -116,8 +126,9 @@ public final class CallSimulator {
 
     /**
      * The CUDA engine's calls on a GPU cluster: algorithm and protocol as NCCL's model would
-     * choose them, on as many channels as the engine runs on a GPU of an H100's multiprocessors
-     * (unless the configuration bounds them, as it bounds the engine's).
+     * choose them (or, with JCCL_TUNER_SIM, as playing each candidate here prices them), on as
+     * many channels as the engine runs on a GPU of an H100's multiprocessors (unless the
+     * configuration bounds them, as it bounds the engine's).
      */
     public static CallSimulator gpu(ClusterFabric fabric, SimCosts costs, Config config) {
         CostModel m = NcclModel.of(fabric.nvlinkGBps(), fabric.nicGBpsPerGpu(), costs.copyGBps()[Protocol.SIMPLE.ordinal()]);
@@ -125,7 +136,7 @@ public final class CallSimulator {
         ServerLayout layout = fabric.layout();
         Tuner t = Tuner.create(config, layout, Math.max(costs.sharedCores(), fabric.nranks()), Tuner.tuningText(config), m, channels)
                 .withTopology(JobChannels.of(config, layout));
-        return of(t, fabric, costs);
+        return priced(of(t, fabric, costs));
     }
 
     public Simulator simulator() {

@@ -30,6 +30,38 @@ class CallSimulatorTest {
     }
 
     @Test
+    void withTunerSimTheGpuTunerTakesTheFastestCandidateItPlays() {
+        // one node of 8 GPUs, 2 MiB: NCCL's model takes ring/LL, which plays at 1.8x the fastest
+        ClusterFabric f = new ClusterFabric(1, 8, 450, 8, 400, ClusterFabric.Net.parse("fat-tree"));
+        SimCosts gpu = Calibration.bundled().costs("gpu");
+        long count = (2L << 20) / 4;
+        CallSimulator priced = CallSimulator.gpu(f, gpu, Config.defaults().withTunerSimulates(true));
+        double fastest = Double.MAX_VALUE;
+        for (Algorithm a : io.jccl.algo.Algorithms.weighed(Collective.ALL_REDUCE, f.layout())) {
+            for (Protocol p : Protocol.values()) {
+                fastest = Math.min(fastest, priced.predict(Collective.ALL_REDUCE, count, DataType.FLOAT32, a, p).micros());
+            }
+        }
+        CallSimulator.Prediction chosen = priced.predict(Collective.ALL_REDUCE, count, DataType.FLOAT32);
+        assertThat(chosen.choice().source()).isEqualTo(io.jccl.tune.Choice.Source.SIMULATED);
+        assertThat(chosen.micros()).isCloseTo(fastest, within(1e-9 * fastest));
+        CallSimulator.Prediction model = CallSimulator.gpu(f, gpu, Config.defaults()).predict(Collective.ALL_REDUCE, count,
+                DataType.FLOAT32);
+        assertThat(model.choice().source()).isEqualTo(io.jccl.tune.Choice.Source.MODEL);
+        assertThat(model.micros()).isGreaterThan(1.5 * fastest);
+    }
+
+    @Test
+    void withTunerSimTheHostTunerPricesByThePlaysOfTheFabricSimulated() {
+        ServerLayout l = ServerLayout.uniform(2, 2);
+        EmulatedFabric f = new EmulatedFabric(l, 800, 200, EmulatedFabric.Nic.RAIL);
+        CallSimulator.Prediction p = CallSimulator.host(f, HOST, Config.defaults().withTunerSimulates(true))
+                .predict(Collective.ALL_REDUCE, 1000, DataType.FLOAT32);
+        assertThat(p.choice().source()).isEqualTo(io.jccl.tune.Choice.Source.SIMULATED);
+        assertThat(p.choice().predictedMicros()).isCloseTo(p.micros(), within(1e-9 * p.micros()));
+    }
+
+    @Test
     void playsTheChoiceTheHostEnginesTunerMakesForTheSameJob() {
         ServerLayout l = ServerLayout.uniform(2, 4);
         Config config = Config.defaults();
