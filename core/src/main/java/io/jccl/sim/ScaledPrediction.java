@@ -37,12 +37,11 @@ import java.util.function.IntFunction;
 public final class ScaledPrediction {
     /**
      * The fewest nodes a probe of the hierarchical ring or the pipeline's reduce-scatter has: a
-     * step of theirs costs less on few nodes than on many (likely because the node's own traffic
-     * runs ahead of a short ring of nodes by up to its FIFOs' slots; docs/simulator.md, Scale: from
-     * 8 and 16 nodes the reduce-scatter lands 9 % off at 128, the hierarchical ring 3.5 %; from 32
-     * and 64 both within 1 %). The pipeline's all-gather holds from 8 and 16.
+     * step of theirs costs a little less on few nodes than on many (docs/simulator.md, "Ports
+     * booked hop by hop": 1 GiB on 128 nodes, from 4 and 8 nodes the hierarchical ring lands
+     * 4.3 % low, the reduce-scatter 1.4 %; from 8 and 16 both within 1 %).
      */
-    static final int LEAST_RING_OF_NODES = 32;
+    static final int LEAST_RING_OF_NODES = 8;
 
     /** What has a law ({@link #scales}), for messages that name them. */
     public static final String LAWS = "ring, hierring, torus2d, tree, splittree; pipeline's all-gather and reduce-scatter";

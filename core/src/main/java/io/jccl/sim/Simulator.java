@@ -620,11 +620,8 @@ public final class Simulator {
             int o = c * connStride;
             int hopCount = (int) conn[o + HOPS];
             int route = o + ROUTE;
-            double go = t;
             for (int h = 0; h < hopCount; h++) {
-                int best = firstFree((int) conn[route + h]);
-                chosen[h] = best;
-                go = Math.max(go, portFree[best]);
+                chosen[h] = firstFree((int) conn[route + h]);
             }
             // Where the cores are shared, the proxies' work on a message over the network streams
             // with it: the sender pushing it into the socket, the receiver taking it in. It is
@@ -637,18 +634,28 @@ public final class Simulator {
                 sendCpu = costs.netMicros(wire, true, protocol);
                 recvCpu = costs.netMicros(wire, false, protocol);
             }
-            // Each port sends what its burst allows at once and the rest at its rate.
-            double done = go;
+            // Each port takes the message when it frees, no earlier than the port before it did
+            // (cut through), and sends what its burst allows at once and the rest at its rate.
+            // A port is not held while the message waits for the next one: a switch buffers it,
+            // so a sender's link serves its other messages meanwhile.
+            double done = t;
+            double start = t;
+            double go = t;
             for (int h = 0; h < hopCount; h++) {
                 int link = (int) conn[route + h];
                 int q = chosen[h];
+                start = Math.max(start, portFree[q]);
+                if (h == 0) {
+                    go = start;
+                }
                 double rate = fabric.rate(link) * costs.linkEfficiency();
-                double credit = Math.min(fabric.burst(link), portCredit[q] + rate * (go - portFree[q]));
+                double credit = Math.min(fabric.burst(link), portCredit[q] + rate * (start - portFree[q]));
                 double busy = Math.max(0, wire - credit) / rate;
                 portCredit[q] = Math.max(0, credit - wire);
-                portFree[q] = go + busy;
+                double end = Math.max(start + busy, done);
+                portFree[q] = end;
                 portChanged(link, q);
-                done = Math.max(done, go + busy);
+                done = end;
             }
             if (sendCpu > 0) {
                 done = Math.max(done, onCore(from[c], t, sendCpu));

@@ -158,6 +158,34 @@ class SimulatorTest {
     }
 
     @Test
+    void aMessageWaitingForItsReceiversLinkDoesNotHoldItsSendersLink() {
+        // one node of 4 GPUs, 1 GB/s each way (1,000 B/µs). Rank 1 sends M (10 units) to rank 2;
+        // rank 3 sends rank 0 a word that starts it; rank 0 then sends A (1 unit) to rank 2,
+        // whose link M holds, and B (1 unit) to rank 1, whose link is free.
+        long unit = 1 << 16;
+        double b = 4.0 * unit / 1000;
+        Schedule.Builder s = new Schedule.Builder(4, 1);
+        s.add(1, 0, Step.send(new Region(Buf.INPUT, 0, 0, 10 * unit), new Link(2, 0)));
+        s.add(2, 0, Step.recv(new Link(1, 0), new Region(Buf.OUTPUT, 0, 0, 10 * unit)));
+        s.add(3, 0, Step.send(new Region(Buf.INPUT, 0, 0, 1), new Link(0, 0)));
+        s.add(0, 0, Step.recv(new Link(3, 0), new Region(Buf.OUTPUT, 0, 0, 1)));
+        s.add(0, 0, Step.send(new Region(Buf.INPUT, 0, 0, unit), new Link(2, 0)));
+        s.add(2, 0, Step.recv(new Link(0, 0), new Region(Buf.OUTPUT, 0, 10 * unit, unit)));
+        s.add(0, 0, Step.send(new Region(Buf.INPUT, 0, 0, unit), new Link(1, 0)));
+        s.add(1, 0, Step.recv(new Link(0, 0), new Region(Buf.OUTPUT, 0, 0, unit)));
+        Plan p = Plan.shared("held", Collective.ALL_TO_ALL, 4, 1, List.of(new Segment(s.build(), 0, 0, 1)));
+        double[][] arrived = new double[4][4];
+        new Simulator(new ClusterFabric(1, 4, 1, 1, 8, ClusterFabric.Net.parse("fat-tree")), wireOnly(0))
+                .withTimeline((proto, ch, from, to, seq, size, call, sent, wire, at) -> arrived[from][to] = at)
+                .run(i -> p, Protocol.SIMPLE, 4, 1);
+        // A crosses rank 0's link at once and waits in the switch for rank 2's, behind M
+        assertThat(arrived[1][2]).isCloseTo(10 * b, within(1e-3));
+        assertThat(arrived[0][2]).isCloseTo(11 * b, within(0.01));
+        // B follows A on rank 0's link (and the word's 4 B), not A's wait: held as a circuit, it would arrive at 12 b
+        assertThat(arrived[0][1]).isCloseTo(2 * b, within(0.01));
+    }
+
+    @Test
     void anOversubscribedSpineSlowsTrafficBetweenLeavesByItsRatio() {
         // 4 nodes of 1 GPU, 2 nodes per leaf: nodes 0 and 1 send to 2 and 3 over the spine, at once
         long count = 1 << 18;
