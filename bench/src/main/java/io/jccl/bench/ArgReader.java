@@ -107,6 +107,16 @@ final class ArgReader {
         }
     }
 
+    /** A collective by any of the names {@link io.jccl.Collective#parse} takes. */
+    io.jccl.Collective collectiveValue(String option) {
+        String v = value(option);
+        try {
+            return io.jccl.Collective.parse(v);
+        } catch (IllegalArgumentException e) {
+            throw error("option " + option + ": '" + v + "' is not a collective");
+        }
+    }
+
     /** An emulated fabric's shape {@code v} given to {@code option}: {servers, ranks per server}, each at least 1. */
     int[] shapeValue(String option, String v) {
         String[] sr = v.trim().toLowerCase(java.util.Locale.ROOT).split("x");

@@ -59,14 +59,7 @@ final class SimScaleCommand {
                 case "--exact" -> exact = r.intValue(o, 8, 1 << 16);
                 case "--scaled" -> scaled = r.intValue(o, 8, 1 << 20);
                 case "--size" -> size = r.bytesValue(o);
-                case "--collective" -> {
-                    String name = r.value(o);
-                    try {
-                        c = Collective.parse(name);
-                    } catch (IllegalArgumentException e) {
-                        throw r.error("option --collective: '" + name + "' is not a collective");
-                    }
-                }
+                case "--collective" -> c = r.collectiveValue(o);
                 case "--algos" -> algos = r.algorithmListValue(o);
                 case "--from" -> {
                     from = r.intListValue(o, 2, 1 << 16);
