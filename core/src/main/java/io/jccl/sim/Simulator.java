@@ -32,11 +32,12 @@ import static io.jccl.sim.LanePrograms.STEP_INTS;
  * FIFO it sends on has a free slot (a connection holds {@link Protocol#STEPS} messages, twice that
  * over the network, where the proxy's ring at each end holds them), runs for its cost
  * ({@link SimCosts}: on the lane, or on the first free core of its machine where the ranks share
- * cores), then frees the slots it read and sends: each message goes out on its route's links as soon
- * as a port of each is free ({@link SimFabric}), holds them for its wire bytes at the slowest
- * port's rate and arrives the route's latency later. Events are taken in time order, so messages
- * that share a link take it in the order they were ready. The call's time is its launch cost plus
- * the time the last lane finishes.
+ * cores), then frees the slots it read and sends: each message goes out on its route's links
+ * ({@link SimFabric}) for its wire bytes at their rates and arrives the route's latency later. On
+ * a GPU fabric it takes each link's first free port in turn, so messages that share a link take it
+ * in the order they were ready; where the ranks share cores (the host engine's sockets) every
+ * connection on a port gets an equal share of it, as TCP's flows do ({@link FairPorts}). The
+ * call's time is its launch cost plus the time the last lane finishes.
  *
  * <p>Nothing is aggregated: a plan of a thousand ranks runs all their steps (docs/simulator.md
  * gives the rates); {@link ScaledPrediction} carries rings and trees to far more ranks from fewer.
@@ -347,6 +348,20 @@ public final class Simulator {
          * from the lane in between, and no cores are shared, so a start need not wait its turn on one.
          */
         private final boolean ahead;
+        /**
+         * Where the cores are shared (the host engine's sockets), the links' ports shared fairly among
+         * the connections on them, as TCP's flows share a link; else null, and a port serves its
+         * messages first come first served. Fair sharing moves the arrivals of messages in flight
+         * later as others join, which steps started {@link #ahead} could not take back.
+         */
+        private final FairPorts fair;
+        /** Per message in flight on {@link #fair}: its connection, number on it, core's end, wire bytes, sender's call, send time. */
+        private int[] flightConn = new int[0];
+        private long[] flightSeq = new long[0];
+        private double[] flightCoreDone = new double[0];
+        private double[] flightWire = new double[0];
+        private int[] flightCall = new int[0];
+        private double[] flightSent = new double[0];
         private long steps;
         private long messages;
         private long events;
@@ -447,6 +462,33 @@ public final class Simulator {
                 cores = null;
             }
             ahead = cores == null && !conns.shared;
+            if (cores != null && portFree.length > 0) {
+                double[] rate = new double[portFree.length];
+                double[] burst = new double[portFree.length];
+                for (int l = 0; l < nlinks; l++) {
+                    for (int q = portStart[l]; q < portStart[l + 1]; q++) {
+                        rate[q] = fabric.rate(l) * costs.linkEfficiency();
+                        burst[q] = fabric.burst(l);
+                    }
+                }
+                fair = new FairPorts(rate, burst, maxHops, new FairPorts.Listener() {
+                    @Override
+                    public void moved(int m, double doneUs) {
+                        int c = flightConn[m];
+                        int o = c * connStride;
+                        double at = Math.max(doneUs, flightCoreDone[m]) + Double.longBitsToDouble(conn[o + LATENCY]);
+                        conn[o + arrivals + (int) (flightSeq[m] & (conn[o + DEPTH] - 1))] = Double.doubleToRawLongBits(at);
+                        end = Math.max(end, at);
+                    }
+
+                    @Override
+                    public void finished(int m, double doneUs) {
+                        told(m, doneUs);
+                    }
+                });
+            } else {
+                fair = null;
+            }
         }
 
         Result play() {
@@ -472,6 +514,9 @@ public final class Simulator {
                             + lanes[LANE_INTS * l + RERUN] + ") of segment " + (lanes[LANE_INTS * l + SEGMENT] - prog.firstSegment(l)) + ", pass " + pass[l]
                             + " of call " + rankCall[prog.rank[l]]);
                 }
+            }
+            if (fair != null) {
+                fair.drain();
             }
             double first = callEnd[0];
             double perCall = calls == 1 ? first : (callEnd[calls - 1] - callEnd[0]) / (calls - 1);
@@ -620,6 +665,10 @@ public final class Simulator {
             int o = c * connStride;
             int hopCount = (int) conn[o + HOPS];
             int route = o + ROUTE;
+            if (fair != null) {
+                sendFair(c, wire, t);
+                return;
+            }
             for (int h = 0; h < hopCount; h++) {
                 chosen[h] = firstFree((int) conn[route + h]);
             }
@@ -670,6 +719,76 @@ public final class Simulator {
             messages++;
             end = Math.max(end, at);
             wake(WAIT_RECEIVER, c, t);
+        }
+
+        /**
+         * Message number SENT of connection {@code c} joins its route's ports at {@code t}, each shared
+         * fairly among the connections on it ({@link FairPorts}); its arrival is projected now and
+         * moved later as other connections join its ports.
+         */
+        private void sendFair(int c, double wire, double t) {
+            int o = c * connStride;
+            int hopCount = (int) conn[o + HOPS];
+            double coreDone = t;
+            if (network[c]) {
+                coreDone = Math.max(coreDone, onCore(from[c], t, costs.netMicros(wire, true, protocol)));
+                coreDone = Math.max(coreDone, onCore(to[c], t, costs.netMicros(wire, false, protocol)));
+            }
+            long seq = conn[o + SENT]++;
+            int m = fair.open(c, hopCount);
+            if (m >= flightConn.length) {
+                int n = Math.max(64, 2 * (m + 1));
+                flightConn = Arrays.copyOf(flightConn, n);
+                flightSeq = Arrays.copyOf(flightSeq, n);
+                flightCoreDone = Arrays.copyOf(flightCoreDone, n);
+                flightWire = Arrays.copyOf(flightWire, n);
+                flightCall = Arrays.copyOf(flightCall, n);
+                flightSent = Arrays.copyOf(flightSent, n);
+            }
+            flightConn[m] = c;
+            flightSeq[m] = seq;
+            flightCoreDone[m] = coreDone;
+            flightWire[m] = wire;
+            flightCall[m] = rankCall[from[c]];
+            flightSent[m] = t;
+            for (int h = 0; h < hopCount; h++) {
+                int link = (int) conn[o + ROUTE + h];
+                chosen[h] = fairPort(link);
+                fair.join(m, h, chosen[h], wire, t);
+            }
+            double latency = Double.longBitsToDouble(conn[o + LATENCY]);
+            double done = fair.settle(m, chosen, t);
+            if (!Double.isNaN(done)) {
+                // its burst carried it on every port at once
+                double at = Math.max(done, coreDone) + latency;
+                conn[o + arrivals + (int) (seq & (conn[o + DEPTH] - 1))] = Double.doubleToRawLongBits(at);
+                end = Math.max(end, at);
+                told(m, done);
+            }
+            messages++;
+            wake(WAIT_RECEIVER, c, t);
+        }
+
+        /** The port of {@code link} that fair sharing projects idle first (a link of one port: that one). */
+        private int fairPort(int link) {
+            int best = portStart[link];
+            for (int q = best + 1; q < portStart[link + 1]; q++) {
+                if (fair.freeAt(q) < fair.freeAt(best)) {
+                    best = q;
+                }
+            }
+            return best;
+        }
+
+        /** Tells the timeline of message {@code m} on {@link #fair}, done on its links at {@code doneUs}. */
+        private void told(int m, double doneUs) {
+            if (timeline == null) {
+                return;
+            }
+            int c = flightConn[m];
+            double at = Math.max(doneUs, flightCoreDone[m]) + Double.longBitsToDouble(conn[c * connStride + LATENCY]);
+            timeline.message(protocol, channel[c], from[c], to[c], flightSeq[m], flightWire[m], flightCall[m], flightSent[m],
+                    flightSent[m], at);
         }
 
         /** Runs {@code micros} of work for rank {@code rank} on its machine's first free core from {@code t}; when it ends. */
