@@ -123,12 +123,8 @@ final class FairPorts {
      */
     double settle(int m, int[] ports, double t) {
         if (hopsLeft[m] == 0) {
-            double done = t;
-            for (int h = 0; h < hops[m]; h++) {
-                done = Math.max(done, doneOnHop[m * hopsMax + h]);
-            }
             freeIds[free++] = m;
-            return done;
+            return Math.max(t, doneOnLinks(m));
         }
         for (int h = 0; h < hops[m]; h++) {
             if (left[m * hopsMax + h] > 0) {
@@ -209,12 +205,17 @@ final class FairPorts {
         if (--hopsLeft[m] > 0) {
             return;
         }
+        listener.finished(m, doneOnLinks(m));
+        freeIds[free++] = m;
+    }
+
+    /** When message {@code m} is done on every port of its route, as far as they are projected. */
+    private double doneOnLinks(int m) {
         double done = 0;
         for (int h = 0; h < hops[m]; h++) {
             done = Math.max(done, doneOnHop[m * hopsMax + h]);
         }
-        listener.finished(m, done);
-        freeIds[free++] = m;
+        return done;
     }
 
     /**
@@ -223,7 +224,8 @@ final class FairPorts {
      * connection has drained the bytes up to its own.
      */
     private void project(int q) {
-        int n = markHeads(q);
+        int n = count[q];
+        scratch(n);
         int[] list = entries[q];
         int flows = 0;
         for (int i = 0; i < n; i++) {
@@ -254,13 +256,8 @@ final class FairPorts {
                 active--;
             }
             time += (x - drained) * active / rate[q];
-            int m = list[i] >>> 3;
             doneOnHop[slot(list[i])] = time;
-            double done = 0;
-            for (int h = 0; h < hops[m]; h++) {
-                done = Math.max(done, doneOnHop[m * hopsMax + h]);
-            }
-            listener.moved(m, done);
+            listener.moved(list[i] >>> 3, doneOnLinks(list[i] >>> 3));
         }
     }
 
@@ -277,11 +274,7 @@ final class FairPorts {
     /** Marks in {@link #head} which entries of port {@code q} are their connection's first; their count. */
     private int markHeads(int q) {
         int n = count[q];
-        if (head.length < n) {
-            head = new boolean[2 * n];
-            cumulative = new double[2 * n];
-            totals = new double[2 * n];
-        }
+        scratch(n);
         int[] list = entries[q];
         for (int i = 0; i < n; i++) {
             int c = conn[list[i] >>> 3];
@@ -292,6 +285,15 @@ final class FairPorts {
             head[i] = first;
         }
         return n;
+    }
+
+    /** Scratch for a list of {@code n} entries. */
+    private void scratch(int n) {
+        if (head.length < n) {
+            head = new boolean[2 * n];
+            cumulative = new double[2 * n];
+            totals = new double[2 * n];
+        }
     }
 
     private int slot(int entry) {

@@ -474,11 +474,7 @@ public final class Simulator {
                 fair = new FairPorts(rate, burst, maxHops, new FairPorts.Listener() {
                     @Override
                     public void moved(int m, double doneUs) {
-                        int c = flightConn[m];
-                        int o = c * connStride;
-                        double at = Math.max(doneUs, flightCoreDone[m]) + Double.longBitsToDouble(conn[o + LATENCY]);
-                        conn[o + arrivals + (int) (flightSeq[m] & (conn[o + DEPTH] - 1))] = Double.doubleToRawLongBits(at);
-                        end = Math.max(end, at);
+                        arrives(m, doneUs);
                     }
 
                     @Override
@@ -672,17 +668,7 @@ public final class Simulator {
             for (int h = 0; h < hopCount; h++) {
                 chosen[h] = firstFree((int) conn[route + h]);
             }
-            // Where the cores are shared, the proxies' work on a message over the network streams
-            // with it: the sender pushing it into the socket, the receiver taking it in. It is
-            // booked now, not when the link frees: a core's one free time cannot keep a gap open
-            // before a booking in the future, so a message queued for a busy NIC would hold the
-            // machine's cores idle meanwhile.
-            double sendCpu = 0;
-            double recvCpu = 0;
-            if (cores != null && network[c]) {
-                sendCpu = costs.netMicros(wire, true, protocol);
-                recvCpu = costs.netMicros(wire, false, protocol);
-            }
+            double proxies = proxiesDone(c, wire, t);
             // Each port takes the message when it frees, no earlier than the port before it did
             // (cut through), and sends what its burst allows at once and the rest at its rate.
             // A port is not held while the message waits for the next one: a switch buffers it,
@@ -706,11 +692,7 @@ public final class Simulator {
                 portChanged(link, q);
                 done = end;
             }
-            if (sendCpu > 0) {
-                done = Math.max(done, onCore(from[c], t, sendCpu));
-                done = Math.max(done, onCore(to[c], t, recvCpu));
-            }
-            double at = done + Double.longBitsToDouble(conn[o + LATENCY]);
+            double at = Math.max(done, proxies) + Double.longBitsToDouble(conn[o + LATENCY]);
             long sent = conn[o + SENT]++;
             if (timeline != null) {
                 timeline.message(protocol, channel[c], from[c], to[c], sent, wire, rankCall[from[c]], t, go, at);
@@ -729,11 +711,7 @@ public final class Simulator {
         private void sendFair(int c, double wire, double t) {
             int o = c * connStride;
             int hopCount = (int) conn[o + HOPS];
-            double coreDone = t;
-            if (network[c]) {
-                coreDone = Math.max(coreDone, onCore(from[c], t, costs.netMicros(wire, true, protocol)));
-                coreDone = Math.max(coreDone, onCore(to[c], t, costs.netMicros(wire, false, protocol)));
-            }
+            double coreDone = proxiesDone(c, wire, t);
             long seq = conn[o + SENT]++;
             int m = fair.open(c, hopCount);
             if (m >= flightConn.length) {
@@ -756,13 +734,10 @@ public final class Simulator {
                 chosen[h] = fairPort(link);
                 fair.join(m, h, chosen[h], wire, t);
             }
-            double latency = Double.longBitsToDouble(conn[o + LATENCY]);
             double done = fair.settle(m, chosen, t);
             if (!Double.isNaN(done)) {
                 // its burst carried it on every port at once
-                double at = Math.max(done, coreDone) + latency;
-                conn[o + arrivals + (int) (seq & (conn[o + DEPTH] - 1))] = Double.doubleToRawLongBits(at);
-                end = Math.max(end, at);
+                arrives(m, done);
                 told(m, done);
             }
             messages++;
@@ -780,15 +755,42 @@ public final class Simulator {
             return best;
         }
 
+        /** When message {@code m} on {@link #fair}, done on its links at {@code doneUs}, arrives. */
+        private double arrival(int m, double doneUs) {
+            return Math.max(doneUs, flightCoreDone[m]) + Double.longBitsToDouble(conn[flightConn[m] * connStride + LATENCY]);
+        }
+
+        /** Message {@code m} on {@link #fair} is (now projected) done on its links at {@code doneUs}: its slot says when it arrives. */
+        private void arrives(int m, double doneUs) {
+            int o = flightConn[m] * connStride;
+            double at = arrival(m, doneUs);
+            conn[o + arrivals + (int) (flightSeq[m] & (conn[o + DEPTH] - 1))] = Double.doubleToRawLongBits(at);
+            end = Math.max(end, at);
+        }
+
         /** Tells the timeline of message {@code m} on {@link #fair}, done on its links at {@code doneUs}. */
         private void told(int m, double doneUs) {
             if (timeline == null) {
                 return;
             }
             int c = flightConn[m];
-            double at = Math.max(doneUs, flightCoreDone[m]) + Double.longBitsToDouble(conn[c * connStride + LATENCY]);
             timeline.message(protocol, channel[c], from[c], to[c], flightSeq[m], flightWire[m], flightCall[m], flightSent[m],
-                    flightSent[m], at);
+                    flightSent[m], arrival(m, doneUs));
+        }
+
+        /**
+         * Where the cores are shared, the proxies' work on a message over the network streams with it:
+         * the sender pushing it into the socket, the receiver taking it in. It is booked when the
+         * message is handed to the net, not when its link frees: a core's one free time cannot keep a
+         * gap open before a booking in the future, so a message queued for a busy NIC would hold the
+         * machine's cores idle meanwhile. When that work ends ({@code t} where there is none).
+         */
+        private double proxiesDone(int c, double wire, double t) {
+            if (cores == null || !network[c]) {
+                return t;
+            }
+            double done = onCore(from[c], t, costs.netMicros(wire, true, protocol));
+            return Math.max(done, onCore(to[c], t, costs.netMicros(wire, false, protocol)));
         }
 
         /** Runs {@code micros} of work for rank {@code rank} on its machine's first free core from {@code t}; when it ends. */
